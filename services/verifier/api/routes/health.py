@@ -1,0 +1,27 @@
+"""`GET /health` and `GET /metrics`."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from prometheus_client import CONTENT_TYPE_LATEST
+
+from services.verifier import __version__
+from services.verifier.api.deps import MetricsDep
+from services.verifier.schemas.common import DomainHealth, HealthResponse
+
+router = APIRouter(tags=["ops"])
+
+
+@router.get("/health", response_model=HealthResponse, summary="Liveness and per-domain readiness")
+async def health(request: Request) -> HealthResponse:
+    """Always 200 while the process serves; `status` says whether every domain is usable."""
+    domains: dict[str, DomainHealth] = {
+        name: verifier.health() for name, verifier in request.app.state.verifiers.items()
+    }
+    status = "ok" if all(d.ok for d in domains.values()) else "degraded"
+    return HealthResponse(status=status, version=__version__, domains=domains)
+
+
+@router.get("/metrics", summary="Prometheus metrics")
+async def metrics(metrics: MetricsDep) -> Response:
+    return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)

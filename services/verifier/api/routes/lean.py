@@ -1,0 +1,5 @@
+"""`POST /lean`: PLACEHOLDER until the lean domain lands."""
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["lean"])

@@ -1,0 +1,60 @@
+"""`rlvr-verifier`: run the service (`serve`) or send it a demo request (`demo`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from services.verifier.settings import VerifierSettings
+
+DEMO_MATH_ITEMS = [
+    {"id": "boxed-fraction", "response": "Halving gives \\boxed{\\dfrac{1}{2}}.", "answer": "0.5"},
+    {"id": "answer-line", "response": "So x = 3.\nFinal Answer: x = 3", "answer": "3"},
+    {"id": "wrong", "response": "The answer is 7.", "answer": "8"},
+    {"id": "hedging", "response": "\\boxed{2} or maybe \\boxed{3}", "answer": "3"},
+]
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rlvr-verifier", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="Run the HTTP service (settings: VERIFIER_* and .env).")
+    serve.add_argument("--host", help="Bind address (VERIFIER_HOST, default 127.0.0.1).")
+    serve.add_argument("--port", type=int, help="Port (VERIFIER_PORT, default 8000).")
+    serve.add_argument("--workers", type=int, help="Uvicorn worker processes (VERIFIER_WORKERS).")
+    demo = sub.add_parser("demo", help="Send a demo /math batch to a running service.")
+    demo.add_argument("--url", default="http://127.0.0.1:8000", help="Service base URL.")
+    return parser
+
+
+def serve(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    settings = VerifierSettings()
+    uvicorn.run(
+        "services.verifier.app:create_app_from_env",
+        factory=True,
+        host=args.host or settings.host,
+        port=args.port or settings.port,
+        workers=args.workers or settings.workers,
+        log_level=settings.log_level.lower(),
+    )
+
+
+def demo(args: argparse.Namespace) -> None:
+    import httpx
+
+    reply = httpx.post(f"{args.url}/math", json={"items": DEMO_MATH_ITEMS}, timeout=30)
+    reply.raise_for_status()
+    for result in reply.json()["results"]:
+        print(json.dumps(result))
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = make_parser().parse_args(argv)
+    {"serve": serve, "demo": demo}[args.command](args)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

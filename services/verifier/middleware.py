@@ -1,0 +1,99 @@
+"""Pure-ASGI middleware: request ids, the body-size limit and optional API-key authentication.
+
+Pure ASGI (not BaseHTTPMiddleware) because it sits on the hot path of every batch.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import uuid
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+_OPEN_PATHS = frozenset({"/health", "/metrics", "/docs", "/openapi.json", "/redoc"})
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _send_error(send: Send, status: int, code: str, message: str, request_id: str) -> None:
+    body = json.dumps(
+        {"error": {"code": code, "message": message, "request_id": request_id}}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"x-request-id", request_id.encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class GuardMiddleware:
+    """Assigns X-Request-ID, enforces `max_body_bytes` (413) and the API key (401)."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int, api_key: str | None) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+        self.api_key = api_key
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        raw_id = headers.get(b"x-request-id", b"")[:128]
+        request_id = raw_id.decode("latin-1") if raw_id else uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+
+        if self.api_key and scope.get("path") not in _OPEN_PATHS:
+            sent = headers.get(b"x-api-key", b"")
+            auth = headers.get(b"authorization", b"")
+            if auth.lower().startswith(b"bearer "):
+                sent = auth[7:].strip()
+            if not hmac.compare_digest(sent, self.api_key.encode()):
+                await _send_error(
+                    send, 401, "unauthorized", "missing or wrong API key (X-API-Key)", request_id
+                )
+                return
+
+        limit = self.max_body_bytes
+        too_large = f"request body exceeds max_body_bytes={limit}; split the batch"
+        declared = headers.get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await _send_error(send, 413, "payload_too_large", too_large, request_id)
+            return
+
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise _BodyTooLarge
+            return message
+
+        started = False
+
+        async def tagged_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tagged_send)
+        except _BodyTooLarge:
+            if not started:
+                await _send_error(send, 413, "payload_too_large", too_large, request_id)

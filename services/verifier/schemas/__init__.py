@@ -1,0 +1,26 @@
+"""The wire contract, shared by the server and the client (pydantic only, no server imports)."""
+
+from services.verifier.schemas.common import (
+    DomainHealth,
+    ErrorInfo,
+    ErrorResponse,
+    HealthResponse,
+    ItemResult,
+    Status,
+    WireModel,
+)
+from services.verifier.schemas.math import MathItem, MathRequest, MathResponse, MathResult
+
+__all__ = [
+    "DomainHealth",
+    "ErrorInfo",
+    "ErrorResponse",
+    "HealthResponse",
+    "ItemResult",
+    "MathItem",
+    "MathRequest",
+    "MathResponse",
+    "MathResult",
+    "Status",
+    "WireModel",
+]

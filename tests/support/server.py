@@ -1,0 +1,66 @@
+"""Start the real service under uvicorn in a subprocess, on a free loopback port, for tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def running_service(
+    env: Mapping[str, str] | None = None, startup_timeout_s: float = 120.0
+) -> Iterator[str]:
+    """Yield the base URL of a live `uvicorn` process serving `create_app_from_env`.
+
+    `env` holds `VERIFIER_*` overrides. The process is terminated (then killed) on exit.
+    """
+    port = free_port()
+    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    log_path = Path(os.environ.get("RLVR_TEST_LOG_DIR", "/tmp")) / f"rlvr-verifier-{port}.log"
+    log_file = log_path.open("w")
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "uvicorn", "services.verifier.app:create_app_from_env",
+            "--factory", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+        ],
+        cwd=REPO_ROOT, env=full_env, stdout=log_file, stderr=subprocess.STDOUT,
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + startup_timeout_s
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"service exited early: {log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{base_url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"service not ready in {startup_timeout_s}s: {log_path}")
+            time.sleep(0.2)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log_file.close()
