@@ -1,4 +1,4 @@
-"""create_app(settings): the lifespan builds each domain's pools into `app.state`; routers are thin."""
+"""create_app(settings): the lifespan builds domain pools into `app.state`; routers stay thin."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ in the body).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -61,10 +62,14 @@ def request_id_of(request: Request) -> str | None:
 
 
 def error_response(
-    request: Request, status_code: int, code: str, message: str, headers: dict[str, str] | None = None
+    request: Request,
+    status_code: int,
+    code: str,
+    message: str,
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "request_id": request_id_of(request)}}
-    return JSONResponse(body, status_code=status_code, headers=headers)
+    return JSONResponse(body, status_code=status_code, headers=dict(headers or {}))
 
 
 def describe_validation_errors(errors: list[dict[str, Any]], limit: int = 10) -> str:

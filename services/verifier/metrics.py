@@ -15,20 +15,30 @@ class ServiceMetrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         self.items = Counter(
-            "rlvr_items", "Items verified, by endpoint and verdict status.",
-            ["endpoint", "status"], registry=self.registry,
+            "rlvr_items",
+            "Items verified, by endpoint and verdict status.",
+            ["endpoint", "status"],
+            registry=self.registry,
         )
         self.requests = Counter(
-            "rlvr_requests", "Requests answered, by endpoint and HTTP status code.",
-            ["endpoint", "code"], registry=self.registry,
+            "rlvr_requests",
+            "Requests answered, by endpoint and HTTP status code.",
+            ["endpoint", "code"],
+            registry=self.registry,
         )
         self.request_latency = Histogram(
-            "rlvr_request_seconds", "Wall time of a whole batch request.",
-            ["endpoint"], buckets=_LATENCY_BUCKETS_S, registry=self.registry,
+            "rlvr_request_seconds",
+            "Wall time of a whole batch request.",
+            ["endpoint"],
+            buckets=_LATENCY_BUCKETS_S,
+            registry=self.registry,
         )
         self.item_latency = Histogram(
-            "rlvr_item_seconds", "Verification time of one item.",
-            ["endpoint"], buckets=_LATENCY_BUCKETS_S, registry=self.registry,
+            "rlvr_item_seconds",
+            "Verification time of one item.",
+            ["endpoint"],
+            buckets=_LATENCY_BUCKETS_S,
+            registry=self.registry,
         )
 
     def observe_batch(self, endpoint: str, results: Iterable[ItemResult], elapsed_s: float) -> None:

@@ -36,10 +36,22 @@ def running_service(
     log_file = log_path.open("w")
     process = subprocess.Popen(
         [
-            sys.executable, "-m", "uvicorn", "services.verifier.app:create_app_from_env",
-            "--factory", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "services.verifier.app:create_app_from_env",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
         ],
-        cwd=REPO_ROOT, env=full_env, stdout=log_file, stderr=subprocess.STDOUT,
+        cwd=REPO_ROOT,
+        env=full_env,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
     )
     base_url = f"http://127.0.0.1:{port}"
     try:

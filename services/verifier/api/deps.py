@@ -31,7 +31,9 @@ MetricsDep = Annotated[ServiceMetrics, Depends(get_metrics)]
 LimitsDep = Annotated[LimitsSettings, Depends(get_limits)]
 
 
-def enforce_batch_limits(items: Sequence[Any], limits: LimitsSettings, text_fields: Sequence[str]) -> None:
+def enforce_batch_limits(
+    items: Sequence[Any], limits: LimitsSettings, text_fields: Sequence[str]
+) -> None:
     """413 for a batch with too many items or an over-long text field, naming the limit."""
     if len(items) > limits.max_batch_items:
         raise PayloadTooLarge(

@@ -31,13 +31,19 @@ class WireModel(BaseModel):
 class ItemResult(BaseModel):
     """The verdict for one item; every endpoint's result extends this."""
 
-    id: str | None = Field(None, description="The item's `id`, echoed back (null if none was sent).")
-    status: Status = Field(description="passed | failed | timed_out | error (error = verifier's fault).")
+    id: str | None = Field(
+        None, description="The item's `id`, echoed back (null if none was sent)."
+    )
+    status: Status = Field(
+        description="passed | failed | timed_out | error (error = verifier's fault)."
+    )
     reward: float | None = Field(
         description="Reward in [0, 1]; null exactly when status is `error`.", ge=0.0, le=1.0
     )
     detail: str = Field(description="Why, in words a person can act on.")
-    elapsed_s: float = Field(description="Seconds spent verifying this item (0 when served from cache).")
+    elapsed_s: float = Field(
+        description="Seconds spent verifying this item (0 when served from cache)."
+    )
 
     @model_validator(mode="after")
     def _reward_matches_status(self) -> ItemResult:

@@ -9,7 +9,9 @@ from services.verifier.schemas.common import ItemResult, WireModel
 
 class MathItem(WireModel):
     id: str | None = Field(None, description="Caller's id, echoed in the result.")
-    response: str = Field(description="The model's full output; the final answer is extracted from it.")
+    response: str = Field(
+        description="The model's full output; the final answer is extracted from it."
+    )
     answer: str = Field(description="Ground-truth answer (LaTeX or plain text).")
     timeout_s: float | None = Field(
         None, gt=0, description="Per-item deadline in seconds; capped by the server's maximum."
@@ -17,12 +19,18 @@ class MathItem(WireModel):
 
 
 class MathRequest(WireModel):
-    items: list[MathItem] = Field(min_length=1, description="The batch; results come back in order.")
+    items: list[MathItem] = Field(
+        min_length=1, description="The batch; results come back in order."
+    )
 
 
 class MathResult(ItemResult):
-    extracted: str | None = Field(None, description="The final answer found in `response`, as written.")
-    parsed_response: str | None = Field(None, description="How the extracted answer was understood.")
+    extracted: str | None = Field(
+        None, description="The final answer found in `response`, as written."
+    )
+    parsed_response: str | None = Field(
+        None, description="How the extracted answer was understood."
+    )
     parsed_answer: str | None = Field(None, description="How the ground truth was understood.")
 
 

@@ -6,4 +6,6 @@ from pydantic import BaseModel, Field
 
 
 class LeanSettings(BaseModel):
-    is_enabled: bool = Field(True, description="Start the Lean REPL pool when a toolchain is found.")
+    is_enabled: bool = Field(
+        True, description="Start the Lean REPL pool when a toolchain is found."
+    )
