@@ -66,7 +66,7 @@ def error_response(
     status_code: int,
     code: str,
     message: str,
-    headers: dict[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     body = {"error": {"code": code, "message": message, "request_id": request_id_of(request)}}
     return JSONResponse(body, status_code=status_code, headers=dict(headers or {}))
