@@ -13,7 +13,7 @@ from services.verifier.api.routes import code, health, lean, math, verify
 from services.verifier.domains.code.verifier import open_code_verifier
 from services.verifier.domains.lean.verifier import open_lean_verifier
 from services.verifier.domains.math.verifier import open_math_verifier
-from services.verifier.errors import install_error_handlers
+from services.verifier.errors import ERROR_RESPONSES, install_error_handlers
 from services.verifier.metrics import ServiceMetrics
 from services.verifier.middleware import GuardMiddleware
 from services.verifier.settings import VerifierSettings
@@ -56,8 +56,9 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
     app.add_middleware(
         GuardMiddleware, max_body_bytes=settings.limits.max_body_bytes, api_key=settings.api_key
     )
-    for module in (health, math, code, lean, verify):
-        app.include_router(module.router)
+    app.include_router(health.router)
+    for module in (math, code, lean, verify):
+        app.include_router(module.router, responses=ERROR_RESPONSES)
     return app
 
 

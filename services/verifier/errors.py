@@ -16,6 +16,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services.verifier.schemas.common import ErrorResponse
+
 log = logging.getLogger(__name__)
 
 
@@ -97,6 +99,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:
+            # Starlette's "error parsing the body": one status for every invalid body (422).
+            message = "request body is not valid JSON"
+            return error_response(request, 422, "validation_error", message)
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return error_response(request, exc.status_code, code, str(exc.detail), exc.headers)
 
@@ -104,3 +110,11 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error (request_id=%s)", request_id_of(request))
         return error_response(request, 500, "internal_error", "internal error; see server logs")
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorResponse, "description": "Missing or wrong API key (when one is set)."},
+    413: {"model": ErrorResponse, "description": "Batch, item or body over a limit (named)."},
+    422: {"model": ErrorResponse, "description": "Invalid request; the message names the field."},
+    503: {"model": ErrorResponse, "description": "Queue full: retry after `Retry-After` s."},
+}

@@ -22,6 +22,12 @@ async def health(request: Request) -> HealthResponse:
     return HealthResponse(status=status, version=__version__, domains=domains)
 
 
-@router.get("/metrics", summary="Prometheus metrics")
+@router.get(
+    "/metrics",
+    summary="Prometheus metrics",
+    response_class=Response,
+    responses={200: {"content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}}}},
+)
 async def metrics(metrics: MetricsDep) -> Response:
+    """Items per endpoint and verdict, request counts, batch and item latency histograms."""
     return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
