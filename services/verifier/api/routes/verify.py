@@ -1,5 +1,154 @@
-"""`POST /verify` and `POST /openrlhf`: PLACEHOLDER until the client issue lands."""
+"""`POST /verify` (a mixed-domain batch) and `POST /openrlhf` (OpenRLHF's remote reward contract).
 
-from fastapi import APIRouter
+Both split the batch by domain, run each domain's `verify_batch` concurrently and put the results
+back in input order. The handlers stay thin: the grouping and mapping are pure functions below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import ValidationError
+
+from services.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
+from services.verifier.errors import VerifierError
+from services.verifier.metrics import ServiceMetrics
+from services.verifier.schemas.common import ErrorResponse, ItemResult, Status
+from services.verifier.schemas.verify import (
+    VERIFY_ITEM_ADAPTER,
+    OpenRLHFRequest,
+    OpenRLHFResponse,
+    VerifyItem,
+    VerifyRequest,
+    VerifyResponse,
+    VerifyResult,
+    item_from_label,
+    response_of,
+)
 
 router = APIRouter(tags=["mixed"])
+
+_TEXT_FIELDS = ("response", "answer", "code", "tests", "proof", "statement")
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    413: {"model": ErrorResponse},
+    422: {"model": ErrorResponse},
+    503: {"model": ErrorResponse},
+}
+
+
+class InvalidLabels(VerifierError):
+    status_code = 422
+    code = "validation_error"
+
+
+def group_by_domain(items: Sequence[VerifyItem]) -> dict[str, list[int]]:
+    """Indices of the items of each domain, in input order."""
+    groups: dict[str, list[int]] = {}
+    for index, item in enumerate(items):
+        groups.setdefault(item.domain, []).append(index)
+    return groups
+
+
+def tag_result(domain: str, result: ItemResult) -> VerifyResult:
+    """A domain's result as a mixed result (the same fields plus `domain`)."""
+    return VerifyResult.model_validate({**result.model_dump(), "domain": domain})
+
+
+async def verify_mixed(
+    request: Request, items: Sequence[VerifyItem], metrics: ServiceMetrics
+) -> list[VerifyResult]:
+    """Fan the items out to their domains' verifiers concurrently; results in input order."""
+    groups = group_by_domain(items)
+    verifiers = request.app.state.verifiers
+
+    async def run(domain: str, indices: list[int]) -> list[VerifyResult]:
+        started = time.perf_counter()
+        results = await verifiers[domain].verify_batch([items[i] for i in indices])
+        metrics.observe_batch(domain, results, time.perf_counter() - started)
+        return [tag_result(domain, r) for r in results]
+
+    per_domain = await asyncio.gather(*(run(d, idx) for d, idx in groups.items()))
+    ordered: list[VerifyResult | None] = [None] * len(items)
+    for indices, results in zip(groups.values(), per_domain, strict=True):
+        for index, result in zip(indices, results, strict=True):
+            ordered[index] = result
+    return [r for r in ordered if r is not None]
+
+
+@router.post(
+    "/verify",
+    response_model=VerifyResponse,
+    summary="Judge a mixed batch (math, code, lean items together)",
+    responses=_ERRORS,
+)
+async def verify(
+    body: VerifyRequest, request: Request, limits: LimitsDep, metrics: MetricsDep
+) -> VerifyResponse:
+    """Each item carries `domain` plus that domain's fields; one result per item, in order.
+
+    The domains' batches run concurrently; each result carries its item's `domain`.
+    """
+    enforce_batch_limits(body.items, limits, _TEXT_FIELDS)
+    return VerifyResponse(results=await verify_mixed(request, body.items, metrics))
+
+
+def items_from_openrlhf(body: OpenRLHFRequest) -> list[VerifyItem]:
+    """Mixed items from OpenRLHF's parallel lists; a bad label is a 422 naming its index."""
+    if not (len(body.query) == len(body.prompts) == len(body.labels)):
+        raise InvalidLabels(
+            f"query, prompts and labels must have the same length; got {len(body.query)}, "
+            f"{len(body.prompts)}, {len(body.labels)}"
+        )
+    items = []
+    for index, (query, prompt, label) in enumerate(
+        zip(body.query, body.prompts, body.labels, strict=True)
+    ):
+        raw = item_from_label(label, response_of(query, prompt))
+        try:
+            items.append(VERIFY_ITEM_ADAPTER.validate_python(raw))
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:5]
+            )
+            raise InvalidLabels(f"labels[{index}]: {problems}") from exc
+    return items
+
+
+def openrlhf_response(results: Sequence[ItemResult]) -> OpenRLHFResponse:
+    """Rewards (a verifier error scores 0.0: OpenRLHF has no way to drop a sample) and logs."""
+    rewards = [r.reward if r.reward is not None else 0.0 for r in results]
+    extra_logs = {
+        f"verifier_{status.value}": [float(r.status is status) for r in results]
+        for status in Status
+    }
+    return OpenRLHFResponse(rewards=rewards, scores=list(rewards), extra_logs=extra_logs)
+
+
+@router.post(
+    "/openrlhf",
+    response_model=OpenRLHFResponse,
+    summary="OpenRLHF remote reward (`--remote_rm_url http://HOST:PORT/openrlhf`)",
+    responses=_ERRORS,
+)
+async def openrlhf(
+    body: OpenRLHFRequest, request: Request, limits: LimitsDep, metrics: MetricsDep
+) -> OpenRLHFResponse:
+    """`{"query", "prompts", "labels"}` → `{"rewards", "scores", "extra_logs"}`.
+
+    The response judged is the query with its prompt removed. A label is a plain string (a math
+    ground truth) or a JSON object with `domain` and that domain's fields. `extra_logs` holds
+    per-sample 0/1 indicators of each status (`verifier_passed`, …, `verifier_error`).
+    """
+    items = items_from_openrlhf(body)
+    enforce_batch_limits(items, limits, _TEXT_FIELDS)
+    results = await verify_mixed(request, items, metrics)
+    return openrlhf_response(results)
+
+
+def status_counts(results: Sequence[ItemResult]) -> Counter[str]:
+    return Counter(r.status.value for r in results)

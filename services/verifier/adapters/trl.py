@@ -1,0 +1,210 @@
+"""TRL reward functions backed by the verifier service: `math_reward`, `verify_reward`, ….
+
+    from services.verifier.adapters.trl import math_reward          # uses $VERIFIER_URL
+    GRPOTrainer(model, reward_funcs=[math_reward], train_dataset=ds)  # ds has an `answer` column
+
+Each function has TRL's signature `(prompts, completions, **dataset_columns)` and is `async`, so
+TRL gathers it concurrently with other async rewards. Completions may be plain or chat. A
+verifier `error` becomes `None`, which TRL leaves out of the group baseline instead of learning
+from a fake zero. When TRL passes `log_metric`, each call logs how many items got each status
+(`<name>/passed`, `<name>/failed`, `<name>/timed_out`, `<name>/error`: counts per call, which
+TRL averages over a logging step).
+
+Dataset columns read, per function:
+- `math_reward`: `answer` (the ground truth).
+- `verify_reward`: `domain` per row ("math", …) plus that domain's columns; or a `label` column
+  in the OpenRLHF/verl format (a plain ground-truth string, or a JSON object with `domain`).
+
+The module-level functions read `$VERIFIER_URL` / `$VERIFIER_API_KEY` on first use;
+`make_reward_function` / `make_reward_functions` build the same for an explicit URL or client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from services.verifier.adapters._completions import completion_text
+from services.verifier.client import AsyncVerifierClient, ConfigurationError, VerifierClientError
+from services.verifier.schemas.common import ItemResult, Status
+from services.verifier.schemas.verify import item_from_label
+
+log = logging.getLogger(__name__)
+
+Domain = Literal["math", "mixed"]
+OnUnavailable = Literal["raise", "none"]
+RewardFunction = Callable[..., Awaitable[list[float | None]]]
+
+
+# ---- building items from TRL's arguments (pure) -------------------------------------------------
+
+
+def _column(columns: Mapping[str, Any], name: str, n: int, reward_name: str) -> list[Any]:
+    values = columns.get(name)
+    if values is None:
+        raise ConfigurationError(f"{reward_name} needs a `{name}` dataset column")
+    if len(values) != n:
+        raise ConfigurationError(f"column `{name}` has {len(values)} rows for {n} completions")
+    return list(values)
+
+
+def math_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[str, Any]]:
+    answers = _column(columns, "answer", len(texts), "math_reward")
+    return [{"response": t, "answer": str(a)} for t, a in zip(texts, answers, strict=True)]
+
+
+# Per domain: the dataset columns copied into the item, and the field the completion fills.
+DOMAIN_COLUMNS: dict[str, tuple[str, ...]] = {"math": ("answer", "timeout_s")}
+RESPONSE_FIELDS: dict[str, str] = {"math": "response"}
+
+
+def mixed_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Items for `/verify`, one per completion, from a `domain` column or a `label` column."""
+    n = len(texts)
+    if columns.get("domain") is None and columns.get("label") is not None:
+        labels = _column(columns, "label", n, "verify_reward")
+        return [
+            item_from_label(str(label), text) for label, text in zip(labels, texts, strict=True)
+        ]
+    domains = _column(columns, "domain", n, "verify_reward")
+    items = []
+    for row, (domain, text) in enumerate(zip(domains, texts, strict=True)):
+        if domain not in DOMAIN_COLUMNS:
+            raise ConfigurationError(f"row {row}: unknown domain {domain!r}")
+        item: dict[str, Any] = {"domain": domain, RESPONSE_FIELDS[domain]: text}
+        for name in DOMAIN_COLUMNS[domain]:
+            values = columns.get(name)
+            if values is not None and values[row] is not None:
+                item[name] = values[row]
+        items.append(item)
+    return items
+
+
+def status_counts(results: Sequence[ItemResult]) -> dict[str, int]:
+    counts = Counter(r.status for r in results)
+    return {status.value: counts.get(status, 0) for status in Status}
+
+
+# ---- the client each event loop uses ------------------------------------------------------------
+
+
+class _ClientPerLoop:
+    """One `AsyncVerifierClient` per event loop (TRL runs async rewards on its own loop thread;
+    an httpx async client must not be shared across loops). A given client is used as is."""
+
+    def __init__(self, client: AsyncVerifierClient | None, kwargs: Mapping[str, Any]) -> None:
+        self._fixed = client
+        self._kwargs = dict(kwargs)
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncVerifierClient]
+        self._clients = weakref.WeakKeyDictionary()
+
+    def get(self) -> AsyncVerifierClient:
+        if self._fixed is not None:
+            return self._fixed
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            client = self._clients[loop] = AsyncVerifierClient(**self._kwargs)
+        return client
+
+
+# ---- the reward functions -----------------------------------------------------------------------
+
+
+_BUILDERS: dict[str, Callable[[Sequence[str], Mapping[str, Any]], list[dict[str, Any]]]] = {
+    "math": math_items,
+    "mixed": mixed_items,
+}
+_DEFAULT_NAMES = {"math": "math_reward", "mixed": "verify_reward"}
+
+
+def make_reward_function(
+    domain: Domain,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    client: AsyncVerifierClient | None = None,
+    name: str | None = None,
+    on_unavailable: OnUnavailable = "raise",
+    **client_kwargs: Any,
+) -> RewardFunction:
+    """An async TRL reward function for `domain` ("math", or "mixed" for `/verify`).
+
+    Args:
+        base_url, api_key, client_kwargs: for the `AsyncVerifierClient` built per event loop
+            (default: `$VERIFIER_URL`, `$VERIFIER_API_KEY`); or pass a ready `client`.
+        name: The function's `__name__`, which TRL uses as the metric name.
+        on_unavailable: When the whole call fails (service down after retries, deadline):
+            "raise" (default: TRL stops, loudly) or "none" (every sample gets None and the
+            step goes on without this reward; logged as a warning).
+    """
+    if domain not in _BUILDERS:
+        raise ConfigurationError(f"unknown domain {domain!r}; expected one of {sorted(_BUILDERS)}")
+    build = _BUILDERS[domain]
+    fn_name = name or _DEFAULT_NAMES[domain]
+    clients = _ClientPerLoop(client, {"base_url": base_url, "api_key": api_key, **client_kwargs})
+
+    async def reward(
+        prompts: Sequence[Any], completions: Sequence[Any], **columns: Any
+    ) -> list[float | None]:
+        texts = [completion_text(c) for c in completions]
+        items = build(texts, columns)
+        verifier = clients.get()
+        try:
+            if domain == "math":
+                results: Sequence[ItemResult] = await verifier.math(items)
+            else:
+                results = await verifier.verify(items)
+        except VerifierClientError as exc:
+            if on_unavailable == "raise" or isinstance(exc, ConfigurationError):
+                raise
+            log.warning(
+                "%s: verifier unavailable, %d samples get None: %s", fn_name, len(texts), exc
+            )
+            return [None] * len(texts)
+        log_metric = columns.get("log_metric")
+        if callable(log_metric):
+            for status, count in status_counts(results).items():
+                log_metric(f"{fn_name}/{status}", float(count))
+        return [r.reward for r in results]
+
+    reward.__name__ = reward.__qualname__ = fn_name
+    reward.__doc__ = f"TRL reward ({domain}) from the rlvr verifier service."
+    return reward
+
+
+def make_reward_functions(
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    client: AsyncVerifierClient | None = None,
+    on_unavailable: OnUnavailable = "raise",
+    **client_kwargs: Any,
+) -> dict[str, RewardFunction]:
+    """All reward functions for one service, by name (`math_reward`, `verify_reward`, …)."""
+    return {
+        _DEFAULT_NAMES[d]: make_reward_function(
+            d,  # type: ignore[arg-type]
+            base_url=base_url,
+            api_key=api_key,
+            client=client,
+            on_unavailable=on_unavailable,
+            **client_kwargs,
+        )
+        for d in _BUILDERS
+    }
+
+
+math_reward = make_reward_function("math")
+verify_reward = make_reward_function("mixed")
+
+__all__ = [
+    "make_reward_function",
+    "make_reward_functions",
+    "math_reward",
+    "verify_reward",
+]

@@ -1,0 +1,146 @@
+"""`AsyncVerifierClient`: the asyncio client (httpx.AsyncClient; chunks gathered concurrently)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+from tenacity import AsyncRetrying
+
+from services.verifier.client import _chunking
+from services.verifier.client._base import (
+    MATH,
+    VERIFY,
+    BaseClient,
+    Endpoint,
+    encode_items,
+    parse_results,
+)
+from services.verifier.client._errors import DeadlineExceeded, TransportError
+from services.verifier.client._retry import remaining_s, retrying_kwargs
+from services.verifier.schemas.common import HealthResponse
+from services.verifier.schemas.math import MathItem, MathResult
+from services.verifier.schemas.verify import VerifyItem, VerifyResult
+
+ResultT = TypeVar("ResultT")
+
+
+class AsyncVerifierClient(BaseClient):
+    """Asyncio client. Use it from one event loop; `await aclose()` it (or `async with`).
+
+    See `BaseClient` for the arguments; `transport` is passed to httpx (e.g. `ASGITransport`).
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(base_url, **kwargs)
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers=self._headers,
+            timeout=self.timeout,
+            transport=transport,
+            limits=httpx.Limits(max_connections=max(10, self.max_concurrency)),
+        )
+
+    async def math(
+        self, items: Iterable[MathItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[MathResult]:
+        """Judge final answers (`POST /math`); one result per item, in order."""
+        return await self._call(MATH, items, deadline_s)
+
+    async def verify(
+        self, items: Iterable[VerifyItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[VerifyResult]:
+        """Judge a mixed batch (`POST /verify`; each item has `domain`); results in order."""
+        return await self._call(VERIFY, items, deadline_s)
+
+    async def health(self) -> HealthResponse:
+        response = await self._http.get("/health")
+        return HealthResponse.model_validate_json(response.content)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncVerifierClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def _call(
+        self, endpoint: Endpoint[Any, ResultT], items: Iterable[Any], deadline_s: float | None
+    ) -> list[ResultT]:
+        payload = encode_items(endpoint, items)
+        if not payload:
+            return []
+        deadline = self._deadline(deadline_s)
+        chunks = _chunking.split(payload, self.chunk_size)
+        try:
+            async with asyncio.timeout(remaining_s(deadline)):
+                results = await self._send_all(endpoint, chunks, deadline)
+        except TimeoutError as exc:
+            if isinstance(exc, DeadlineExceeded):
+                raise
+            raise DeadlineExceeded(f"deadline reached calling {endpoint.path}") from exc
+        return _chunking.join(chunks, results)
+
+    async def _send_all(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunks: Sequence[Sequence[dict[str, Any]]],
+        deadline: float | None,
+    ) -> list[list[ResultT]]:
+        if len(chunks) == 1:
+            return [await self._send_chunk(endpoint, chunks[0], deadline)]
+        gate = asyncio.Semaphore(self.max_concurrency)
+
+        async def gated(chunk: Sequence[dict[str, Any]]) -> list[ResultT]:
+            async with gate:
+                return await self._send_chunk(endpoint, chunk, deadline)
+
+        tasks = [asyncio.ensure_future(gated(chunk)) for chunk in chunks]
+        try:
+            return list(await asyncio.gather(*tasks))
+        finally:
+            for task in tasks:  # the first failure cancels the chunks still running
+                task.cancel()
+
+    async def _send_chunk(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunk: Sequence[dict[str, Any]],
+        deadline: float | None,
+    ) -> list[ResultT]:
+        retrying = AsyncRetrying(sleep=asyncio.sleep, **retrying_kwargs(self.retry, deadline))
+        result: list[ResultT] = await retrying(self._post_once, endpoint, chunk, deadline)
+        return result
+
+    async def _post_once(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunk: Sequence[dict[str, Any]],
+        deadline: float | None,
+    ) -> list[ResultT]:
+        try:
+            response = await self._http.post(
+                endpoint.path, json={"items": chunk}, timeout=self._attempt_timeout(deadline)
+            )
+        except httpx.TransportError as exc:
+            left = remaining_s(deadline)
+            if left is not None and left <= 0.01:
+                raise DeadlineExceeded(f"deadline reached waiting for {endpoint.path}") from exc
+            raise TransportError(f"{endpoint.path}: {type(exc).__name__}: {exc}") from exc
+        return parse_results(endpoint, response, len(chunk))

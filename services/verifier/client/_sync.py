@@ -1,0 +1,139 @@
+"""`VerifierClient`: the blocking client (httpx.Client; chunks sent concurrently from threads)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+from tenacity import Retrying
+
+from services.verifier.client import _chunking
+from services.verifier.client._base import (
+    MATH,
+    VERIFY,
+    BaseClient,
+    Endpoint,
+    encode_items,
+    parse_results,
+)
+from services.verifier.client._errors import DeadlineExceeded, TransportError
+from services.verifier.client._retry import remaining_s, retrying_kwargs
+from services.verifier.schemas.common import HealthResponse
+from services.verifier.schemas.math import MathItem, MathResult
+from services.verifier.schemas.verify import VerifyItem, VerifyResult
+
+ResultT = TypeVar("ResultT")
+
+
+class VerifierClient(BaseClient):
+    """Blocking client. Thread-safe; use one per process and `close()` it (or `with`).
+
+    See `BaseClient` for the arguments; `transport` is passed to httpx (tests, proxies).
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(base_url, **kwargs)
+        self._http = httpx.Client(
+            base_url=self.base_url,
+            headers=self._headers,
+            timeout=self.timeout,
+            transport=transport,
+            limits=httpx.Limits(max_connections=max(10, self.max_concurrency)),
+        )
+
+    def math(
+        self, items: Iterable[MathItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[MathResult]:
+        """Judge final answers (`POST /math`); one result per item, in order."""
+        return self._call(MATH, items, deadline_s)
+
+    def verify(
+        self, items: Iterable[VerifyItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[VerifyResult]:
+        """Judge a mixed batch (`POST /verify`; each item has `domain`); results in order."""
+        return self._call(VERIFY, items, deadline_s)
+
+    def health(self) -> HealthResponse:
+        response = self._http.get("/health")
+        return HealthResponse.model_validate_json(response.content)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> VerifierClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _call(
+        self, endpoint: Endpoint[Any, ResultT], items: Iterable[Any], deadline_s: float | None
+    ) -> list[ResultT]:
+        payload = encode_items(endpoint, items)
+        if not payload:
+            return []
+        deadline = self._deadline(deadline_s)
+        chunks = _chunking.split(payload, self.chunk_size)
+        if len(chunks) == 1:
+            return _chunking.join(chunks, [self._send_chunk(endpoint, chunks[0], deadline)])
+        pool = ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(chunks)))
+        try:
+            futures = [pool.submit(self._send_chunk, endpoint, c, deadline) for c in chunks]
+            return _chunking.join(chunks, [_result(f, deadline) for f in futures])
+        finally:
+            # Do not wait for chunks still in flight after a failure: their timeouts are already
+            # capped by the deadline, so the threads end on their own.
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _send_chunk(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunk: Sequence[dict[str, Any]],
+        deadline: float | None,
+    ) -> list[ResultT]:
+        retrying = Retrying(sleep=time.sleep, **retrying_kwargs(self.retry, deadline))
+        result: list[ResultT] = retrying(self._post_once, endpoint, chunk, deadline)
+        return result
+
+    def _post_once(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunk: Sequence[dict[str, Any]],
+        deadline: float | None,
+    ) -> list[ResultT]:
+        left = remaining_s(deadline)
+        if left is not None and left <= 0:
+            raise DeadlineExceeded(f"deadline reached before sending to {endpoint.path}")
+        try:
+            response = self._http.post(
+                endpoint.path, json={"items": chunk}, timeout=self._attempt_timeout(deadline)
+            )
+        except httpx.TransportError as exc:
+            left = remaining_s(deadline)
+            if left is not None and left <= 0.01:
+                raise DeadlineExceeded(f"deadline reached waiting for {endpoint.path}") from exc
+            raise TransportError(f"{endpoint.path}: {type(exc).__name__}: {exc}") from exc
+        return parse_results(endpoint, response, len(chunk))
+
+
+def _result(future: Future[list[ResultT]], deadline: float | None) -> list[ResultT]:
+    try:
+        return future.result(timeout=remaining_s(deadline))
+    except FutureTimeout as exc:
+        raise DeadlineExceeded("deadline reached waiting for a chunk") from exc
