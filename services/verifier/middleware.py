@@ -14,8 +14,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 _OPEN_PATHS = frozenset({"/health", "/metrics", "/docs", "/openapi.json", "/redoc"})
 
 
-class _BodyTooLarge(Exception):
-    pass
+class _BodyTooLarge(BaseException):
+    """BaseException so that the framework's body parser (`except Exception`) cannot swallow it."""
 
 
 async def _send_error(send: Send, status: int, code: str, message: str, request_id: str) -> None:

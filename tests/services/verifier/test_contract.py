@@ -77,3 +77,38 @@ def test_openapi_describes_every_request_field(verifier_url: str) -> None:
     item = schema["components"]["schemas"]["MathItem"]
     for name, prop in item["properties"].items():
         assert prop.get("description"), f"MathItem.{name} has no description"
+
+
+def test_body_over_max_body_bytes_is_413_naming_the_limit() -> None:
+    from tests.support.server import running_service
+
+    env = {"VERIFIER_LIMITS__MAX_BODY_BYTES": "2048", "VERIFIER_CODE__IS_ENABLED": "false"}
+    with running_service(env) as url:
+        big = {"items": [{"response": "x" * 4000, "answer": "1"}]}
+        reply = httpx.post(f"{url}/math", json=big)
+        assert reply.status_code == 413
+        assert "max_body_bytes=2048" in reply.json()["error"]["message"]
+
+        def chunks():  # no Content-Length: the limit must hold on a streamed body too
+            yield b'{"items": [{"response": "'
+            for _ in range(10):
+                yield b"x" * 1000
+            yield b'", "answer": "1"}]}'
+
+        streamed = httpx.post(
+            f"{url}/math", content=chunks(), headers={"content-type": "application/json"}
+        )
+        assert streamed.status_code == 413
+        small = httpx.post(f"{url}/math", json={"items": [{"response": "1", "answer": "1"}]})
+        assert small.status_code == 200
+
+
+def test_item_text_over_max_item_chars_is_413(verifier_url: str) -> None:
+    reply = httpx.post(
+        f"{verifier_url}/math",
+        json={"items": [{"response": "1" * 1_000_001, "answer": "1"}]},
+        timeout=60,
+    )
+    assert reply.status_code == 413
+    assert "items[0].response" in reply.json()["error"]["message"]
+    assert "max_item_chars=1000000" in reply.json()["error"]["message"]
