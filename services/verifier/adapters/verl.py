@@ -1,0 +1,113 @@
+"""verl reward functions backed by the verifier service: `compute_score` and its variants.
+
+Point verl's custom reward function at this file:
+
+    custom_reward_function.path=services/verifier/adapters/verl.py
+    custom_reward_function.name=compute_score          # or compute_score_batch / _async
+
+`ground_truth` uses the same label format as `/openrlhf`: a plain string is a math ground truth;
+a JSON object (or a dict) with `domain` carries that domain's fields. The result is a dict:
+`score` (the reward; `error_score`, default 0.0, for a verifier error because verl cannot drop a
+sample) plus numeric verdict fields `passed`, `failed`, `timed_out`, `verifier_error` (0/1) that
+verl collects into `reward_extra_info`. They are numbers, not strings, so verl can average them.
+
+The service URL and key come from `$VERIFIER_URL` / `$VERIFIER_API_KEY` (one client per process:
+verl's reward workers are processes). `compute_score_batch` sends a whole batch in one call (for
+verl's `BatchRewardManager`); `compute_score_async` is for verl's async reward loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from services.verifier.client import AsyncVerifierClient, VerifierClient
+from services.verifier.schemas.common import ItemResult, Status
+from services.verifier.schemas.verify import item_from_label
+
+_lock = threading.Lock()
+_sync_clients: dict[int, VerifierClient] = {}
+_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncVerifierClient] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _sync_client() -> VerifierClient:
+    with _lock:  # one per process: a forked worker must not reuse its parent's connections
+        client = _sync_clients.get(os.getpid())
+        if client is None:
+            client = _sync_clients[os.getpid()] = VerifierClient()
+        return client
+
+
+def _async_client() -> AsyncVerifierClient:
+    loop = asyncio.get_running_loop()
+    client = _async_clients.get(loop)
+    if client is None:
+        client = _async_clients[loop] = AsyncVerifierClient()
+    return client
+
+
+def item_for(solution_str: str, ground_truth: Any) -> dict[str, Any]:
+    """The `/verify` item for one sample (pure)."""
+    if isinstance(ground_truth, Mapping):
+        ground_truth = json.dumps(dict(ground_truth))
+    return item_from_label(str(ground_truth), solution_str)
+
+
+def score_dict(result: ItemResult, error_score: float = 0.0) -> dict[str, Any]:
+    """verl's result dict for one verdict (pure)."""
+    return {
+        "score": result.reward if result.reward is not None else error_score,
+        "passed": float(result.status is Status.passed),
+        "failed": float(result.status is Status.failed),
+        "timed_out": float(result.status is Status.timed_out),
+        "verifier_error": float(result.status is Status.error),
+    }
+
+
+def compute_score(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Mapping[str, Any] | None = None,
+    error_score: float = 0.0,
+    **_: Any,
+) -> dict[str, Any]:
+    """Score one sample (blocking; verl's naive reward manager calls it per sample)."""
+    (result,) = _sync_client().verify([item_for(solution_str, ground_truth)])
+    return score_dict(result, error_score)
+
+
+async def compute_score_async(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Mapping[str, Any] | None = None,
+    error_score: float = 0.0,
+    **_: Any,
+) -> dict[str, Any]:
+    """Score one sample without blocking the event loop (verl's async reward loop)."""
+    (result,) = await _async_client().verify([item_for(solution_str, ground_truth)])
+    return score_dict(result, error_score)
+
+
+def compute_score_batch(
+    data_sources: Sequence[str],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[Any],
+    extra_infos: Sequence[Mapping[str, Any] | None] | None = None,
+    error_score: float = 0.0,
+    **_: Any,
+) -> list[dict[str, Any]]:
+    """Score a whole batch in one (chunked, concurrent) call: verl's `BatchRewardManager`."""
+    items = [item_for(s, g) for s, g in zip(solution_strs, ground_truths, strict=True)]
+    return [score_dict(r, error_score) for r in _sync_client().verify(items)]
+
+
+__all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
