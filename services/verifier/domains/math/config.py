@@ -1,6 +1,8 @@
-"""Settings of the math verifier (nested under `VERIFIER_MATH__*`)."""
+"""Settings of the math verifier (nested under `VERIFIER_MATH__*`): pool, deadlines, conventions."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -11,4 +13,44 @@ class MathSettings(BaseModel):
     max_timeout_s: float = Field(10.0, gt=0, description="Cap on a per-item `timeout_s`.")
     cache_size: int = Field(
         65536, ge=0, description="Verdicts kept for identical (answer, extracted)."
+    )
+    quick_attempt_s: float = Field(
+        0.5,
+        ge=0,
+        description=(
+            "First SymPy attempt budget: an item not done by then is killed and retried later "
+            "with the rest of its deadline, so one slow item never holds up the batch. 0 = off."
+        ),
+    )
+    percent: Literal["either", "exact"] = Field(
+        "either",
+        description=(
+            "How `p%` on one side compares: `either` accepts `p` or `p/100` on the other side; "
+            "`exact` accepts only `p/100`."
+        ),
+    )
+    min_rounded_digits: int = Field(
+        3,
+        ge=1,
+        description=(
+            "A decimal written with d places matches an exact value (1/3, pi) when the value "
+            "rounded to d places equals it and the decimal has at least this many significant "
+            "digits. Two exact values are always compared exactly."
+        ),
+    )
+    rel_tol: float = Field(
+        1e-40,
+        ge=0,
+        le=1e-12,
+        description=(
+            "Relative tolerance for two exact symbolic values SymPy cannot simplify to the same "
+            "form (compared at 80 significant digits); never used for rationals."
+        ),
+    )
+    fallback: Literal["none", "math", "math_and_number"] = Field(
+        "math_and_number",
+        description=(
+            "When a response has no boxed/'answer is'/'Answer:' marker: `math` takes its last "
+            "`$...$` span, `math_and_number` also the last number of its last line; `none` fails."
+        ),
     )

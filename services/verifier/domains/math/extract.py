@@ -1,0 +1,215 @@
+"""Find the final answer in a model's response, in time linear in its length.
+
+Priority: the last `\\boxed{}`/`\\fbox{}` (several different boxed values are hedging and fail),
+then the last "final answer is" / "the answer is" / `Answer:` marker, then a response that is
+nothing but an answer, then (by setting) the last `$...$` span and the last number of the last
+line. Every scan is a single left-to-right pass or a regex without nested quantifiers, so a
+100 KB response or 5,000 nested braces cost milliseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+_BOX_RE = re.compile(r"\\(?:boxed|fbox)\b\s*")
+_BRACE_RE = re.compile(r"(?<!\\)[{}]")
+_MARKER_RE = re.compile(
+    r"final\s+answer\s*(?:is|:|：)"
+    r"|the\s+(?:final\s+)?answer\s+is\b"
+    r"|^[ \t>*#_]*answer\s*[*_]*\s*[:：]",
+    re.IGNORECASE | re.MULTILINE,
+)
+_DELIM_RE = re.compile(r"\$\$|\\\[|\\\]|\\\(|\\\)|(?<!\\)\$")
+_PROSE_RE = re.compile(r"[A-Za-z]{2,}[.,;:!?]?\s+[A-Za-z]{2,}")
+_NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+")
+_SENTENCE_END_RE = re.compile(r"\.(?=\s|$)|\n")
+_CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)", "$": "$"}
+
+MAX_ANSWER_CHARS = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """What was found: `answer` (None if nothing), where it came from, and why it failed."""
+
+    answer: str | None
+    source: str
+    detail: str = ""
+
+
+def extract_answer(
+    response: str,
+    fallback: str = "math_and_number",
+    same_answer: Callable[[str, str], bool] | None = None,
+) -> Extraction:
+    """The final answer of `response`; `same_answer` says whether two boxed values agree."""
+    boxed = boxed_contents(response)
+    if boxed:
+        distinct = _distinct(boxed, same_answer or (lambda a, b: a.strip() == b.strip()))
+        if len(distinct) > 1:
+            shown = ", ".join(_clip(b, 40) for b in distinct[:5])
+            return Extraction(
+                None,
+                "boxed",
+                f"several different final answers ({len(distinct)} distinct boxed values: "
+                f"{shown}); a response must commit to one",
+            )
+        return Extraction(boxed[-1].strip(), "boxed")
+    marked = _after_last_marker(response)
+    if marked:
+        return Extraction(marked, "marker")
+    whole = _whole_response_answer(response)
+    if whole:
+        return Extraction(whole, "whole")
+    if fallback in ("math", "math_and_number"):
+        spans = math_spans(response)
+        if spans and spans[-1].strip():
+            return Extraction(_clip(spans[-1].strip(), MAX_ANSWER_CHARS), "last_math")
+    if fallback == "math_and_number":
+        number = _last_number_of_last_line(response)
+        if number:
+            return Extraction(number, "last_number")
+    return Extraction(
+        None,
+        "none",
+        "no final answer found: put it in \\boxed{...} or end with 'The answer is ...'",
+    )
+
+
+def extract_gold(answer: str) -> str:
+    """The ground truth as a bare expression: its last boxed value, or the text unwrapped."""
+    boxed = boxed_contents(answer)
+    if boxed:
+        return boxed[-1].strip()
+    return strip_math_delimiters(answer.strip())
+
+
+def boxed_contents(text: str) -> list[str]:
+    """Contents of the outermost `\\boxed{...}`/`\\fbox{...}` groups (and `\\boxed 5`), in order."""
+    starts = [m for m in _BOX_RE.finditer(text)]
+    if not starts:
+        return []
+    pairs = _matching_braces(text)
+    found: list[str] = []
+    covered_until = -1
+    for match in starts:
+        if match.start() < covered_until:
+            continue  # nested inside a boxed value already taken
+        open_at = match.end()
+        if open_at < len(text) and text[open_at] == "{":
+            close_at = pairs.get(open_at)
+            if close_at is None:
+                continue  # unbalanced: not an answer
+            found.append(text[open_at + 1 : close_at])
+            covered_until = close_at
+        else:
+            token = re.match(r"[^\s$.,;]+", text[open_at : open_at + 200])
+            if token:
+                found.append(token.group())
+                covered_until = open_at + token.end()
+    return found
+
+
+def _matching_braces(text: str) -> dict[int, int]:
+    """Position of every unescaped `{` -> its matching `}`; one pass with a stack."""
+    stack: list[int] = []
+    pairs: dict[int, int] = {}
+    for match in _BRACE_RE.finditer(text):
+        if match.group() == "{":
+            stack.append(match.start())
+        elif stack:
+            pairs[stack.pop()] = match.start()
+    return pairs
+
+
+def math_spans(text: str) -> list[str]:
+    """Contents of `$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]` spans, in order (one pass)."""
+    spans: list[str] = []
+    opener: str | None = None
+    opened_at = 0
+    for match in _DELIM_RE.finditer(text):
+        delim = match.group()
+        if opener is None:
+            if delim in _CLOSERS:
+                opener, opened_at = delim, match.end()
+        elif delim == _CLOSERS[opener]:
+            spans.append(text[opened_at : match.start()])
+            opener = None
+    return spans
+
+
+def strip_math_delimiters(text: str) -> str:
+    """`$x$`, `$$x$$`, `\\(x\\)`, `\\[x\\]` -> `x` when the delimiters wrap the whole text."""
+    for left, right in (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$")):
+        if len(text) >= len(left) + len(right) and text.startswith(left) and text.endswith(right):
+            inner = text[len(left) : len(text) - len(right)]
+            if left == "$" and "$" in inner.replace("\\$", ""):
+                continue  # `$a$ and $b$` is not one span
+            return inner.strip()
+    return text
+
+
+def _after_last_marker(response: str) -> str | None:
+    last = None
+    for last in _MARKER_RE.finditer(response):  # noqa: B007 — we want the last match
+        pass
+    if last is None:
+        return None
+    rest = response[last.end() : last.end() + MAX_ANSWER_CHARS].lstrip(" \t:*_")
+    rest = rest.lstrip()
+    if not rest:
+        return None
+    for left in ("$$", "\\[", "\\(", "$"):
+        if rest.startswith(left):
+            close = rest.find(_CLOSERS[left], len(left))
+            if close > len(left):
+                return rest[len(left) : close].strip()
+    boxed = boxed_contents(rest)
+    if boxed:
+        return boxed[0].strip()
+    end = _SENTENCE_END_RE.search(rest)
+    segment = rest[: end.start()] if end else rest
+    spans = math_spans(segment)
+    if len(spans) == 1 and not _PROSE_RE.search(segment.replace(f"${spans[0]}$", "")):
+        return spans[0].strip()
+    segment = segment.strip().rstrip(".,;").strip("*_ ").strip()
+    return segment or None
+
+
+def _whole_response_answer(response: str) -> str | None:
+    text = response.strip()
+    if not text or len(text) > 200 or "\n" in text:
+        return None
+    inner = strip_math_delimiters(text).rstrip(".").strip()
+    if inner != text.rstrip(".").strip():
+        return inner or None
+    without_commands = re.sub(r"\\[A-Za-z]+", " ", text)
+    if _PROSE_RE.search(without_commands):
+        return None
+    return inner or None
+
+
+def _last_number_of_last_line(response: str) -> str | None:
+    lines = [line for line in response.strip().splitlines() if line.strip()]
+    if not lines:
+        return None
+    last = None
+    for last in _NUMBER_RE.finditer(lines[-1][-MAX_ANSWER_CHARS:]):  # noqa: B007
+        pass
+    return last.group().rstrip(",") if last else None
+
+
+def _distinct(values: list[str], same: Callable[[str, str], bool]) -> list[str]:
+    distinct: list[str] = []
+    for value in values:
+        if not any(same(value, seen) for seen in distinct):
+            distinct.append(value)
+            if len(distinct) > 5:
+                break  # enough to call it hedging; keeps many boxed values linear
+    return distinct
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

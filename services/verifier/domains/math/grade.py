@@ -1,0 +1,318 @@
+"""SymPy equivalence of two normalised answers; runs inside a killable worker process.
+
+Parsing uses math-verify's LaTeX front end (latex2sympy2-extended). The comparison is our own and
+strict: rationals compare exactly, floats are turned into the exact decimals they were written
+as, constant expressions compare at 80 significant digits with a tiny relative tolerance, and
+expressions with variables must simplify to the same thing (or agree at random exact points).
+Sets, tuples, intervals, matrices, equations and inequalities compare element by element.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import sympy
+from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+from sympy.core.relational import Relational
+
+from services.verifier.domains.math.numbers import Number, rounds_to
+from services.verifier.domains.math.verdict import Conventions, Verdict
+
+_LATEX_CONFIGS = [LatexExtractionConfig(), ExprExtractionConfig()]
+_PRECISION_DIGITS = 80
+_RANDOM_POINTS = 4
+
+
+def grade(
+    gold_latex: str,
+    pred_latex: str,
+    gold_pct: bool,
+    pred_pct: bool,
+    gold_decimal: Number | None,
+    pred_decimal: Number | None,
+    conv: Conventions,
+) -> Verdict:
+    """Whether `pred_latex` means the same as `gold_latex` (entry point of the worker)."""
+    gold = to_sympy(gold_latex)
+    pred = to_sympy(pred_latex)
+    shown_gold = _show(gold, gold_latex)
+    shown_pred = _show(pred, pred_latex)
+    if gold is None or pred is None:
+        which = "answer" if gold is None else "response"
+        return Verdict(False, f"could not parse the {which} as math", shown_gold, shown_pred)
+    candidates = [(gold, pred)]
+    hundredth = sympy.Rational(1, 100)
+    if gold_pct and not pred_pct:
+        candidates = [(_scale(gold, hundredth), pred)] + (
+            [(gold, pred)] if conv.percent == "either" else []
+        )
+    elif pred_pct and not gold_pct:
+        candidates = [(gold, _scale(pred, hundredth))] + (
+            [(gold, pred)] if conv.percent == "either" else []
+        )
+    for g, p in candidates:
+        if equivalent(g, p, conv):
+            return Verdict(True, f"equivalent: {shown_pred} = {shown_gold}", shown_gold, shown_pred)
+    if pred_decimal is not None and not pred_pct and _rounds(gold, pred_decimal, conv):
+        return Verdict(True, f"{shown_pred} is {shown_gold} rounded", shown_gold, shown_pred)
+    if gold_decimal is not None and not gold_pct and _rounds(pred, gold_decimal, conv):
+        return Verdict(True, f"{shown_gold} is {shown_pred} rounded", shown_gold, shown_pred)
+    return Verdict(False, f"parsed {shown_pred}, expected {shown_gold}", shown_gold, shown_pred)
+
+
+def to_sympy(latex: str) -> Any:
+    """The SymPy object of a LaTeX answer, or None if it does not parse."""
+    if not latex.strip():
+        return None
+    try:
+        parsed = parse(f"${latex}$", _LATEX_CONFIGS, parsing_timeout=None)
+    except Exception:
+        return None
+    for item in parsed:
+        if not isinstance(item, str):
+            return _clean(item)
+    return None
+
+
+def _clean(expr: Any) -> Any:
+    """Floats become the exact decimals they were written as; the symbol `i` becomes I."""
+    if isinstance(expr, sympy.MatrixBase):
+        return expr.applyfunc(_clean)
+    if not isinstance(expr, sympy.Basic):
+        return expr
+    if expr.has(sympy.Float):
+        expr = expr.xreplace({f: sympy.Rational(str(f)) for f in expr.atoms(sympy.Float)})
+    imaginary = {s: sympy.I for s in expr.free_symbols if getattr(s, "name", "") == "i"}
+    if imaginary:
+        expr = expr.xreplace(imaginary)
+    return expr
+
+
+def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
+    """Structural then numeric equivalence; never true for two distinct exact numbers."""
+    if isinstance(gold, Relational) or isinstance(pred, Relational):
+        return _relational_equal(gold, pred, conv)
+    if isinstance(gold, sympy.MatrixBase) or isinstance(pred, sympy.MatrixBase):
+        if not (isinstance(gold, sympy.MatrixBase) and isinstance(pred, sympy.MatrixBase)):
+            return False
+        if gold.shape != pred.shape:
+            return False
+        return all(equivalent(a, b, conv) for a, b in zip(gold, pred, strict=True))
+    if isinstance(gold, sympy.FiniteSet) or isinstance(pred, sympy.FiniteSet):
+        return _set_equal(gold, pred, conv)
+    if isinstance(gold, sympy.Interval) or isinstance(pred, sympy.Interval):
+        return _interval_equal(gold, pred, conv)
+    if isinstance(gold, sympy.Union) or isinstance(pred, sympy.Union):
+        if not (isinstance(gold, sympy.Union) and isinstance(pred, sympy.Union)):
+            return False
+        return _unordered_equal(list(gold.args), list(pred.args), conv)
+    if isinstance(gold, sympy.Tuple) or isinstance(pred, sympy.Tuple):
+        if not (isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.Tuple)):
+            return False
+        return len(gold) == len(pred) and all(
+            equivalent(a, b, conv) for a, b in zip(gold, pred, strict=True)
+        )
+    if isinstance(gold, sympy.Set) or isinstance(pred, sympy.Set):
+        return bool(gold == pred)
+    if isinstance(gold, sympy.Expr) and isinstance(pred, sympy.Expr):
+        return expressions_equal(gold, pred, conv)
+    return bool(gold == pred)
+
+
+def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
+    if gold == pred:
+        return True
+    if gold.is_Rational and pred.is_Rational:
+        return False  # exact, and already unequal
+    if gold.has(sympy.zoo, sympy.nan) or pred.has(sympy.zoo, sympy.nan):
+        return False
+    if gold.is_infinite or pred.is_infinite:
+        return bool(gold == pred)
+    symbols = gold.free_symbols | pred.free_symbols
+    if not symbols:
+        return _constants_equal(gold, pred, conv)
+    difference = gold - pred
+    if sympy.expand(difference) == 0:
+        return True
+    if not _agree_at_random_points(gold, pred, sorted(symbols, key=str), conv):
+        return False
+    return bool(sympy.simplify(difference) == 0) or _agree_at_random_points(
+        gold, pred, sorted(symbols, key=str), conv, seed=1
+    )
+
+
+def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
+    if gold.is_rational and pred.is_rational:
+        # exact values stay exact: 10^50 + 1 is not 10^50, 1/2004! is not 1/2006!
+        return bool(sympy.simplify(gold.doit() - pred.doit()) == 0)
+    gold_value = gold.evalf(_PRECISION_DIGITS)
+    pred_value = pred.evalf(_PRECISION_DIGITS)
+    if not (gold_value.is_number and pred_value.is_number):
+        return False
+    return _close(gold_value, pred_value, conv.rel_tol)
+
+
+def _close(a: Any, b: Any, rel_tol: float) -> bool:
+    try:
+        difference = abs(complex(sympy.N(a - b, _PRECISION_DIGITS)))
+        scale = max(abs(complex(a)), abs(complex(b)))
+    except (TypeError, ValueError, OverflowError):
+        difference_expr = sympy.N(sympy.Abs(a - b), _PRECISION_DIGITS)
+        scale_expr = sympy.Max(sympy.Abs(a), sympy.Abs(b)).evalf(_PRECISION_DIGITS)
+        return bool(difference_expr <= rel_tol * scale_expr)
+    if scale == 0.0:
+        # tiny magnitudes underflow a complex(): compare with SymPy's own big floats
+        difference_expr = sympy.N(sympy.Abs(a - b), _PRECISION_DIGITS)
+        scale_expr = sympy.Max(sympy.Abs(a), sympy.Abs(b)).evalf(_PRECISION_DIGITS)
+        if scale_expr == 0:
+            return True
+        return bool(difference_expr <= rel_tol * scale_expr)
+    if difference > 1e-12 * scale:
+        return False
+    difference_expr = sympy.N(sympy.Abs(a - b), _PRECISION_DIGITS)
+    scale_expr = sympy.Max(sympy.Abs(a), sympy.Abs(b)).evalf(_PRECISION_DIGITS)
+    return bool(difference_expr <= rel_tol * scale_expr)
+
+
+def _agree_at_random_points(
+    gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], conv: Conventions, seed: int = 0
+) -> bool:
+    rng = random.Random(seed)
+    for _ in range(_RANDOM_POINTS):
+        point = {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
+        try:
+            a = gold.xreplace(point).evalf(_PRECISION_DIGITS)
+            b = pred.xreplace(point).evalf(_PRECISION_DIGITS)
+        except (TypeError, ValueError, ZeroDivisionError):
+            return False
+        if a.has(sympy.zoo, sympy.nan, sympy.oo) or b.has(sympy.zoo, sympy.nan, sympy.oo):
+            continue
+        if not (a.is_number and b.is_number):
+            return False
+        if not _close(a, b, max(conv.rel_tol, 1e-30)):
+            return False
+    return True
+
+
+def _relational_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+    gold = _drop_symbol_lhs(gold)
+    pred = _drop_symbol_lhs(pred)
+    if not (isinstance(gold, Relational) and isinstance(pred, Relational)):
+        if isinstance(gold, Relational) or isinstance(pred, Relational):
+            return False
+        return equivalent(gold, pred, conv)
+    if isinstance(gold, sympy.Eq) and isinstance(pred, sympy.Eq):
+        if equivalent(gold.lhs, pred.lhs, conv) and equivalent(gold.rhs, pred.rhs, conv):
+            return True
+        if equivalent(gold.lhs, pred.rhs, conv) and equivalent(gold.rhs, pred.lhs, conv):
+            return True
+        return _proportional(gold.lhs - gold.rhs, pred.lhs - pred.rhs, conv)
+    for candidate in (pred, pred.reversed):
+        if (
+            type(candidate) is type(gold)
+            and equivalent(gold.lhs, candidate.lhs, conv)
+            and equivalent(gold.rhs, candidate.rhs, conv)
+        ):
+            return True
+    return False
+
+
+def _drop_symbol_lhs(expr: Any) -> Any:
+    """`x = 3` compares as `3` against a bare value (the issue's `x = 3` vs `3`)."""
+    if (
+        isinstance(expr, sympy.Eq)
+        and isinstance(expr.lhs, sympy.Symbol)
+        and not expr.rhs.free_symbols
+    ):
+        return expr.rhs
+    return expr
+
+
+def _proportional(a: sympy.Expr, b: sympy.Expr, conv: Conventions) -> bool:
+    """Two equations `a = 0` and `b = 0` are the same when `a/b` is a nonzero constant."""
+    if a == 0 or b == 0:
+        return False
+    ratio = sympy.simplify(a / b)
+    return bool(ratio.is_number and ratio != 0 and ratio.is_finite)
+
+
+def _set_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+    gold_items = _as_items(gold)
+    pred_items = _as_items(pred)
+    if gold_items is None or pred_items is None:
+        return False
+    return _unordered_equal(gold_items, pred_items, conv)
+
+
+def _as_items(value: Any) -> list[Any] | None:
+    if isinstance(value, sympy.FiniteSet):
+        return list(value.args)
+    if isinstance(value, sympy.Tuple):
+        return list(value.args)  # `(-2, 1)` listing the roots `{-2, 1}`
+    if isinstance(value, sympy.Expr):
+        return [value]  # `{5}` vs `5`
+    return None
+
+
+def _unordered_equal(gold: list[Any], pred: list[Any], conv: Conventions) -> bool:
+    if len(gold) != len(pred):
+        return False
+    unused = list(pred)
+    for item in gold:
+        for index, other in enumerate(unused):
+            if equivalent(item, other, conv):
+                del unused[index]
+                break
+        else:
+            return False
+    return True
+
+
+def _interval_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+    if isinstance(gold, sympy.Interval) and isinstance(pred, sympy.Interval):
+        return (
+            gold.left_open == pred.left_open
+            and gold.right_open == pred.right_open
+            and equivalent(gold.left, pred.left, conv)
+            and equivalent(gold.right, pred.right, conv)
+        )
+    # `(a, b)` is both an open interval and a pair: accept the pair against the open interval
+    interval, other = (gold, pred) if isinstance(gold, sympy.Interval) else (pred, gold)
+    if isinstance(other, sympy.Tuple) and len(other) == 2:
+        return (
+            bool(interval.left_open and interval.right_open)
+            and equivalent(interval.left, other[0], conv)
+            and equivalent(interval.right, other[1], conv)
+        )
+    return False
+
+
+def _rounds(exact: Any, decimal: Number, conv: Conventions) -> bool:
+    """A decimal answer written to d places that is `exact` rounded (the documented rule)."""
+    if not isinstance(exact, sympy.Expr) or exact.free_symbols or not exact.is_real:
+        return False
+    try:
+        value = exact.evalf(_PRECISION_DIGITS)
+        fraction = Fraction(str(sympy.Rational(str(value))))
+    except (TypeError, ValueError):
+        return False
+    return rounds_to(fraction, decimal, conv.min_rounded_digits)
+
+
+def _scale(value: Any, factor: sympy.Rational) -> Any:
+    if isinstance(value, sympy.Expr):
+        return value * factor
+    return value
+
+
+def _show(value: Any, latex: str) -> str:
+    if value is None:
+        return latex[:200]
+    text = str(value)
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+GradeFn = Callable[..., Verdict]

@@ -1,0 +1,130 @@
+"""Pure string normalisation of an answer: LaTeX spelling variants, units, percent, `x =` prefixes.
+
+The result keeps the meaning (only spellings that cannot change a value are removed) so that two
+answers with the same `key` are equal without SymPy. Every regex here is free of nested
+quantifiers, so normalising is linear in the answer's length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from services.verifier.domains.math.extract import strip_math_delimiters
+
+_WRAPPERS_RE = re.compile(
+    r"\\(?:text|textbf|textit|textrm|textnormal|texttt|mathrm|mathbf|mathit|mathsf|mathtt|mbox|"
+    r"operatorname|boldsymbol|bm|displaystyle|textstyle|emph|hbox)\s*\{([^{}]*)\}"
+)
+_SPACING_RE = re.compile(r"\\[,;:! ]|\\q?quad\b|\\(?:hspace|vspace)\*?\{[^{}]*\}|~")
+_SIZING_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?:[lr])?(?![A-Za-z])\.?")
+_STYLE_RE = re.compile(r"\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits)(?![A-Za-z])")
+_FRAC_RE = re.compile(r"\\[dtc]frac(?![A-Za-z])")
+_BINOM_RE = re.compile(r"\\[dt]binom(?![A-Za-z])")
+_SHORT_FRAC_RE = re.compile(r"\\frac\s*(\d)\s*(\d)")
+_DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z])|\^\s*\{\s*\}")
+_PERCENT_RE = re.compile(r"\s*(?:\\%|%|\\percent\b|\bpercent(?:age)?\b|\bpct\b)\s*$", re.I)
+_CURRENCY_RE = re.compile(
+    r"^\s*(?:\\\$|\$|€|£|¥|USD\b|\\text\{\s*\\\$\s*\})\s*|\s*(?:\\\$|€|£)\s*$"
+)
+_UNITS = (
+    "mm|cm|km|m|meters?|metres?|centimeters?|kilometers?|millimeters?|inch(?:es)?|in|feet|foot|"
+    "ft|yards?|yd|miles?|mi|units?|sq|square|cubic|degrees?|deg|radians?|rad|dollars?|cents?|"
+    "euros?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
+    "kg|g|grams?|kilograms?|mg|lbs?|pounds?|ounces?|oz|liters?|litres?|l|ml|mph|kph|km/h|m/s|"
+    "cm/s|people|persons?|students?|apples?|marbles?|ways?|times|points?|pieces?|items?|coins?|"
+    "books?|boxes?|balls?|cards?|cups?|gallons?|quarts?|pints?|tons?|watts?|volts?|ohms?|"
+    "calories?|pages?|steps?|votes?|trees?|cookies?|eggs?|cars?|dogs?|cats?|games?|numbers?"
+)
+_UNIT_TAIL_RE = re.compile(
+    rf"(?<=[\d}}).\s])\s*(?:\\text\{{)?\s*(?:{_UNITS})(?:\^\{{?[23]\}}?|[²³])?\s*\}}?\s*\.?$",
+    re.I,
+)
+_UNIT_SQ_RE = re.compile(r"(?<=[\d}])\s*(?:square|sq\.?|cubic)\s*$", re.I)
+_THOUSANDS_BRACE_RE = re.compile(r"\{,\}")
+_DIGIT_SPACE_RE = re.compile(r"(?<=\d)[ \u2009\u202f](?=\d{3}(?!\d))")
+_LHS_RE = re.compile(r"^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([A-Za-z]\))?\s*=(?!=)")
+_CHAIN_RE = re.compile(r"=")
+_TRAILING_RE = re.compile(r"[\s.,;:]+$")
+_WS_RE = re.compile(r"\s+")
+_CHOICE_RE = re.compile(r"^\(?\s*([A-Ja-j])\s*\)?$")
+_CHOICE_LEAD_RE = re.compile(r"^(?:option|choice|answer)?\s*\(?\s*([A-J])\s*(?:\)|\.|:|$|\s)")
+
+
+@dataclass(frozen=True, slots=True)
+class Normalized:
+    """An answer after normalisation."""
+
+    latex: str  # cleaned LaTeX for the SymPy parser
+    key: str  # whitespace-free form: equal keys mean equal answers
+    is_percent: bool
+    had_equation: bool  # a leading `x =` was dropped
+
+
+def normalize(answer: str) -> Normalized:
+    text = strip_math_delimiters(answer.strip())
+    text = _SPACING_RE.sub(" ", text)
+    text = _SIZING_RE.sub("", text)
+    text = _STYLE_RE.sub("", text)
+    text = _FRAC_RE.sub(r"\\frac", text)
+    text = _BINOM_RE.sub(r"\\binom", text)
+    text = _DEGREE_RE.sub("", text)
+    text = _THOUSANDS_BRACE_RE.sub(",", text)
+    text = _DIGIT_SPACE_RE.sub("", text)
+    text = text.replace("\\$", "$") if text.count("\\$") == 1 else text
+    text = _CURRENCY_RE.sub("", text)
+    for _ in range(3):  # \text{\textbf{x}}: peel a few levels
+        text = _WRAPPERS_RE.sub(r"\1", text)
+    text = _TRAILING_RE.sub("", text).strip()
+    is_percent = bool(_PERCENT_RE.search(text))
+    if is_percent:
+        text = _PERCENT_RE.sub("", text)
+    text = _strip_units(text)
+    text, had_equation = _drop_equation_lhs(text)
+    text = _SHORT_FRAC_RE.sub(r"\\frac{\1}{\2}", text)
+    text = _WS_RE.sub(" ", text).strip()
+    text = _TRAILING_RE.sub("", text).strip()
+    key = text.replace(" ", "")
+    return Normalized(latex=text, key=key, is_percent=is_percent, had_equation=had_equation)
+
+
+def _strip_units(text: str) -> str:
+    for _ in range(2):  # "5 square feet"
+        stripped = _UNIT_TAIL_RE.sub("", text).strip()
+        stripped = _UNIT_SQ_RE.sub("", stripped).strip()
+        if stripped == text or not stripped:
+            break
+        text = stripped
+    return text
+
+
+def _drop_equation_lhs(text: str) -> tuple[str, bool]:
+    """`x = 3` -> `3`; `a = b = 11` -> `11`. Only a single-letter (or `f(x)`, `a_1`) left side."""
+    if "=" not in text or any(op in text for op in ("\\leq", "\\geq", "\\le ", "\\ge ", "<", ">")):
+        return text, False
+    match = _LHS_RE.match(text)
+    if not match:
+        return text, False
+    rest = text[match.end() :]
+    if "," in rest and _LHS_RE.search(rest.split(",", 1)[1]):
+        return text, False  # `x = 1, y = 2` is a system, keep it whole
+    parts = rest.split("=")
+    return parts[-1].strip(), True
+
+
+def choice_letter(text: str) -> str | None:
+    """`B`, `(B)`, `\\text{(B)}` -> `B` (the whole answer is one choice letter)."""
+    match = _CHOICE_RE.match(text.strip())
+    return match.group(1).upper() if match else None
+
+
+def leading_choice_letter(text: str) -> str | None:
+    """`(B) 42`, `B.`, `Option C` -> the letter a response chose; None if it does not lead."""
+    match = _CHOICE_LEAD_RE.match(text.strip())
+    return match.group(1) if match else None
+
+
+def text_key(text: str) -> str:
+    """Case-, space- and punctuation-insensitive form of a word answer."""
+    lowered = text.lower().replace("\\", " ")
+    return re.sub(r"[^a-z0-9]+", "", lowered)

@@ -1,0 +1,120 @@
+"""Plain numbers as exact fractions (no SymPy): integers, decimals, fractions, scientific notation.
+
+`parse_number` reads a normalised key; `numbers_equal` compares two numbers exactly, with the one
+documented leniency that a decimal written to d places matches an exact value whose rounding to
+d places it is (at least `min_rounded_digits` significant digits).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+MAX_EXPONENT = 400  # 10^400 is still cheap as a Fraction; bigger goes to the killable pool
+MAX_DIGITS = 400
+
+_SIGN = r"[+-]?"
+_INT_RE = re.compile(rf"^({_SIGN})(\d+)$")
+_THOUSANDS_RE = re.compile(rf"^({_SIGN})(\d{{1,3}}(?:,\d{{3}})+)(\.\d+)?$")
+_DECIMAL_RE = re.compile(rf"^({_SIGN})(\d*)\.(\d+)$")
+_INT_DOT_RE = re.compile(rf"^({_SIGN})(\d+)\.$")
+_SCI_RE = re.compile(
+    rf"^({_SIGN}(?:\d+(?:\.\d*)?|\.\d+))"
+    r"(?:[eE]([+-]?\d+)|(?:\\times|\\cdot|\*|x)10\^(?:\{([+-]?\d+)\}|([+-]?\d)))$"
+)
+_POW10_RE = re.compile(r"^10\^(?:\{([+-]?\d+)\}|([+-]?\d))$")
+_FRAC_RE = re.compile(rf"^({_SIGN})\\frac\{{({_SIGN}\d+)\}}\{{({_SIGN}\d+)\}}$")
+_SLASH_RE = re.compile(rf"^({_SIGN})\(?({_SIGN}\d+)\)?/\(?({_SIGN}\d+)\)?$")
+_MIXED_RE = re.compile(rf"^({_SIGN})(\d+)\\frac\{{(\d+)\}}\{{(\d+)\}}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    value: Fraction
+    decimals: int | None  # places written after the point, when written as a decimal
+    significant: int  # significant digits as written (for the rounding rule)
+
+
+def parse_number(key: str) -> Number | None:
+    """A plain number written in `key` (whitespace-free), or None if it is anything else."""
+    if len(key) > MAX_DIGITS + 20:
+        return None
+    if m := _INT_RE.match(key):
+        return Number(_signed(m.group(1), Fraction(int(m.group(2)))), None, len(m.group(2)))
+    if m := _THOUSANDS_RE.match(key):
+        return _decimal(m.group(1), m.group(2).replace(",", ""), (m.group(3) or ".")[1:])
+    if m := _DECIMAL_RE.match(key):
+        return _decimal(m.group(1), m.group(2) or "0", m.group(3))
+    if m := _INT_DOT_RE.match(key):
+        return Number(_signed(m.group(1), Fraction(int(m.group(2)))), None, len(m.group(2)))
+    if m := _FRAC_RE.match(key):
+        return _fraction(m.group(1), m.group(2), m.group(3))
+    if m := _SLASH_RE.match(key):
+        return _fraction(m.group(1), m.group(2), m.group(3))
+    if m := _MIXED_RE.match(key):
+        # 3\frac{1}{2} is the mixed number 7/2 (never 3 * 1/2 in an answer)
+        whole, num, den = int(m.group(2)), int(m.group(3)), int(m.group(4))
+        if den == 0:
+            return None
+        return Number(_signed(m.group(1), whole + Fraction(num, den)), None, 0)
+    if m := _SCI_RE.match(key):
+        exponent = int(m.group(2) or m.group(3) or m.group(4))
+        mantissa = parse_number(m.group(1))
+        if mantissa is None or abs(exponent) > MAX_EXPONENT:
+            return None
+        return Number(mantissa.value * Fraction(10) ** exponent, None, mantissa.significant)
+    if m := _POW10_RE.match(key):
+        exponent = int(m.group(1) or m.group(2))
+        if abs(exponent) > MAX_EXPONENT:
+            return None
+        return Number(Fraction(10) ** exponent, None, 1)
+    return None
+
+
+def numbers_equal(a: Number, b: Number, min_rounded_digits: int) -> bool:
+    """Exact equality, or one side is the other's exact value rounded to the places it shows."""
+    if a.value == b.value:
+        return True
+    if a.decimals is not None and b.decimals is None:
+        return rounds_to(b.value, a, min_rounded_digits)
+    if b.decimals is not None and a.decimals is None:
+        return rounds_to(a.value, b, min_rounded_digits)
+    return False
+
+
+def rounds_to(exact: Fraction, decimal: Number, min_rounded_digits: int) -> bool:
+    """Whether `decimal` is `exact` rounded half-away-from-zero to `decimal.decimals` places."""
+    if decimal.decimals is None or decimal.significant < min_rounded_digits:
+        return False
+    scale = 10**decimal.decimals
+    scaled = abs(exact) * scale
+    rounded = int(scaled + Fraction(1, 2))
+    if exact < 0:
+        rounded = -rounded
+    return Fraction(rounded, scale) == decimal.value
+
+
+def _decimal(sign: str, whole: str, frac: str) -> Number | None:
+    if len(whole) + len(frac) > MAX_DIGITS:
+        return None
+    value = Fraction(int(whole + frac), 10 ** len(frac)) if frac else Fraction(int(whole))
+    digits = (whole + frac).lstrip("0")
+    return Number(_signed(sign, value), len(frac) if frac else None, len(digits))
+
+
+def _fraction(sign: str, num: str, den: str) -> Number | None:
+    denominator = int(den)
+    if denominator == 0 or len(num) + len(den) > MAX_DIGITS:
+        return None
+    return Number(_signed(sign, Fraction(int(num), denominator)), None, 0)
+
+
+def _signed(sign: str, value: Fraction) -> Fraction:
+    return -value if sign == "-" else value
+
+
+def format_number(value: Fraction) -> str:
+    """A short human form for `detail`: `7/2`, `-5`."""
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "…"

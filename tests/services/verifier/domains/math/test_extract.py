@@ -1,0 +1,99 @@
+"""Extraction: which answer is found, hedging, no-answer reasons, linear time on hostile input."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from services.verifier.domains.math.extract import (
+    boxed_contents,
+    extract_answer,
+    extract_gold,
+    math_spans,
+)
+from services.verifier.domains.math.judge import same_answer
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ("so \\boxed{\\frac{1}{2}}.", "\\frac{1}{2}"),
+        ("\\boxed{1} then \\boxed{1}", "1"),
+        ("\\boxed{\\{1,2\\}}", "\\{1,2\\}"),
+        ("\\boxed{\\left\\{1\\right\\}}", "\\left\\{1\\right\\}"),
+        ("\\fbox{7}", "7"),
+        ("\\boxed 9.", "9"),
+        ("The answer is $\\frac{3}{4}$. Done.", "\\frac{3}{4}"),
+        ("Final Answer: The final answer is $28 \\%$. I hope it is correct.", "28 \\%"),
+        ("Answer: 12 apples", "12 apples"),
+        ("Reasoning...\nAnswer: 5\n", "5"),
+        ("the answer is 3.5.", "3.5"),
+        ("-5", "-5"),
+        ("$\\frac{1}{2}$", "\\frac{1}{2}"),
+        ("7,425,000", "7,425,000"),
+        ("x = 3", "x = 3"),
+        ("We get $a=1$ and finally $b = 4$", "b = 4"),
+        ("Adding gives 3 and then 12", "12"),
+    ],
+)
+def test_extracts_the_final_answer(response: str, expected: str) -> None:
+    assert extract_answer(response, same_answer=same_answer).answer == expected
+
+
+def test_several_different_boxed_values_fail_as_hedging_and_name_them() -> None:
+    found = extract_answer("\\boxed{2} or \\boxed{3}", same_answer=same_answer)
+    assert found.answer is None
+    assert "several different final answers" in found.detail
+    assert "2" in found.detail and "3" in found.detail
+
+
+def test_boxed_values_that_agree_are_not_hedging() -> None:
+    found = extract_answer("\\boxed{0.5}, i.e. \\boxed{\\frac{1}{2}}", same_answer=same_answer)
+    assert found.answer == "\\frac{1}{2}"
+
+
+def test_no_answer_fails_with_that_reason() -> None:
+    found = extract_answer("I really cannot tell what it should be")
+    assert found.answer is None
+    assert "no final answer found" in found.detail
+
+
+def test_fallback_none_needs_a_marker() -> None:
+    assert extract_answer("so it is $5$ I guess", fallback="none").answer is None
+    assert extract_answer("so it is $5$ I guess", fallback="math").answer == "5"
+
+
+def test_gold_is_unwrapped() -> None:
+    assert extract_gold("$\\frac{1}{2}$") == "\\frac{1}{2}"
+    assert extract_gold("so \\boxed{14{,}916}.") == "14{,}916"
+    assert extract_gold("12") == "12"
+
+
+def test_math_spans_pair_delimiters() -> None:
+    assert math_spans("a $x$ b \\(y\\) c \\[z\\] d $$w$$") == ["x", "y", "z", "w"]
+
+
+def test_nested_boxed_keeps_only_the_outermost() -> None:
+    assert boxed_contents("\\boxed{\\boxed{8}} and \\boxed{9}") == ["\\boxed{8}", "9"]
+
+
+HOSTILE = {
+    "100KB-prose": "word " * 20_000 + "\\boxed{7}",
+    "5000-nested-braces": "\\boxed{" + "{" * 5000 + "1" + "}" * 5000 + "}",
+    "5000-nested-boxed": "\\boxed{" * 5000 + "1" + "}" * 5000,
+    "unclosed-braces": "\\boxed{" + "{" * 50_000,
+    "many-display-openers": "\\[" * 30_000,
+    "many-dollars": "$a" * 40_000,
+    "many-boxed-all-different": "".join(f"\\boxed{{{i}}}" for i in range(10_000)),
+    "many-markers": "The answer is " * 7_000,
+    "digits-and-commas": "1," * 50_000,
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_extraction_is_fast_on_hostile_input(name: str) -> None:
+    text = HOSTILE[name]
+    started = time.perf_counter()
+    extract_answer(text, same_answer=same_answer)
+    assert time.perf_counter() - started < 0.5, name
