@@ -32,7 +32,9 @@ class SlowJob:
     def cache_key(self) -> tuple[str, bool, str, bool]:
         return (self.gold_latex, self.gold_pct, self.pred_latex, self.pred_pct)
 
-    def args(self, conv: Conventions) -> tuple[object, ...]:
+    def args(
+        self, conv: Conventions
+    ) -> tuple[str, str, bool, bool, Number | None, Number | None, Conventions]:
         return (
             self.gold_latex,
             self.pred_latex,

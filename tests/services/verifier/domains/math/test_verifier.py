@@ -29,7 +29,7 @@ async def verifier() -> AsyncIterator[MathVerifier]:
 
 
 def item(response: str, answer: str, **extra: object) -> MathItem:
-    return MathItem(response=response, answer=answer, **extra)  # type: ignore[arg-type]
+    return MathItem(response=response, answer=answer, **extra)
 
 
 async def test_results_come_back_in_order_with_ids(verifier: MathVerifier) -> None:
