@@ -1,5 +1,13 @@
 """The wire contract, shared by the server and the client (pydantic only, no server imports)."""
 
+from services.verifier.schemas.code import (
+    CodeItem,
+    CodeRequest,
+    CodeResponse,
+    CodeResult,
+    TestStatus,
+    TestVerdict,
+)
 from services.verifier.schemas.common import (
     DomainHealth,
     ErrorInfo,
@@ -12,6 +20,10 @@ from services.verifier.schemas.common import (
 from services.verifier.schemas.math import MathItem, MathRequest, MathResponse, MathResult
 
 __all__ = [
+    "CodeItem",
+    "CodeRequest",
+    "CodeResponse",
+    "CodeResult",
     "DomainHealth",
     "ErrorInfo",
     "ErrorResponse",
@@ -22,5 +34,7 @@ __all__ = [
     "MathResponse",
     "MathResult",
     "Status",
+    "TestStatus",
+    "TestVerdict",
     "WireModel",
 ]

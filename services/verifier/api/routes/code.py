@@ -1,5 +1,49 @@
-"""`POST /code`: PLACEHOLDER until the code domain lands."""
+"""`POST /code`: a thin handler; the work is in `domains/code` and `sandbox`."""
 
-from fastapi import APIRouter
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+
+from services.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
+from services.verifier.domains.code.verifier import CodeVerifier
+from services.verifier.schemas.code import CodeRequest, CodeResponse
+from services.verifier.schemas.common import ErrorResponse
 
 router = APIRouter(tags=["code"])
+
+
+def get_code_verifier(request: Request) -> CodeVerifier:
+    verifier: CodeVerifier = request.app.state.code
+    return verifier
+
+
+CodeVerifierDep = Annotated[CodeVerifier, Depends(get_code_verifier)]
+
+
+@router.post(
+    "/code",
+    response_model=CodeResponse,
+    summary="Run programs against tests in isolated sandboxes",
+    responses={
+        413: {"model": ErrorResponse},
+        422: {"model": ErrorResponse},
+        503: {"model": ErrorResponse, "description": "Queue full; retry after `Retry-After`."},
+    },
+)
+async def verify_code(
+    body: CodeRequest, verifier: CodeVerifierDep, limits: LimitsDep, metrics: MetricsDep
+) -> CodeResponse:
+    """Run each item's program against its tests in a warm, locked-down container.
+
+    One result per item, in order: `reward` = passed / total, with a verdict per test
+    (passed | failed | timed_out | memory_exceeded | runtime_error | compile_error). `error`
+    (reward null) means the sandbox failed, not the candidate.
+    """
+    enforce_batch_limits(body.items, limits, ("response", "code"))
+    started = time.perf_counter()
+    results = await verifier.verify_batch(body.items)
+    metrics.observe_batch("code", results, time.perf_counter() - started)
+    return CodeResponse(results=results)

@@ -1,22 +1,178 @@
-"""CodeVerifier: PLACEHOLDER until the code domain lands."""
+"""CodeVerifier: items -> jobs on the warm sandbox pool -> per-test verdicts and rewards.
+
+The one place where the verifier's own faults (sandbox unreachable, died mid-job) become `error`
+results; everything the candidate does is a verdict produced by `check.py`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from typing import Any
 
+from services.verifier.domains.code.check import item_outcome, judge_tests
 from services.verifier.domains.code.config import CodeSettings
-from services.verifier.schemas.common import DomainHealth
+from services.verifier.domains.code.extract import extract_code
+from services.verifier.domains.code.harness import build_job, job_deadline_s
+from services.verifier.errors import Overloaded
+from services.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
+from services.verifier.sandbox.pool import SandboxPool
+from services.verifier.schemas.code import CodeItem, CodeResult, TestStatus, TestVerdict
+from services.verifier.schemas.common import DomainHealth, Status
+
+log = logging.getLogger(__name__)
+
+
+def error_result(item: CodeItem, detail: str, elapsed_s: float) -> CodeResult:
+    return CodeResult(
+        id=item.id, status=Status.error, reward=None, detail=detail, elapsed_s=elapsed_s
+    )
+
+
+def no_code_result(item: CodeItem) -> CodeResult:
+    detail = f"no fenced {item.language} code block in the response"
+    tests = [
+        TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=detail) for _ in item.tests
+    ]
+    return CodeResult(
+        id=item.id, status=Status.failed, reward=0.0, detail=detail, elapsed_s=0.0, tests=tests
+    )
 
 
 class CodeVerifier:
-    def __init__(self, settings: CodeSettings) -> None:
+    def __init__(self, settings: CodeSettings, pool: SandboxPool | None) -> None:
         self.settings = settings
+        self.pool = pool
+        self.pending_items = 0
 
     def health(self) -> DomainHealth:
-        return DomainHealth(ok=False, detail="not implemented yet")
+        if self.pool is None:
+            return DomainHealth(
+                ok=False, detail="code verifier disabled (VERIFIER_CODE__IS_ENABLED)"
+            )
+        stats = {**self.pool.stats(), "pending_items": self.pending_items}
+        if self.pool.is_failing:
+            return DomainHealth(
+                ok=False, detail=f"sandbox unavailable: {self.pool.last_error}", stats=stats
+            )
+        if stats["live"] == 0:
+            return DomainHealth(ok=False, detail="no sandbox started yet", stats=stats)
+        return DomainHealth(ok=True, stats=stats)
+
+    async def verify_batch(self, items: Sequence[CodeItem]) -> list[CodeResult]:
+        if self.pending_items + len(items) > self.settings.max_queue_items:
+            raise Overloaded(
+                f"code queue full ({self.pending_items} items pending, "
+                f"max_queue_items={self.settings.max_queue_items})",
+                retry_after_s=2,
+            )
+        self.pending_items += len(items)
+        try:
+            return list(await asyncio.gather(*(self._verify_item(item) for item in items)))
+        finally:
+            self.pending_items -= len(items)
+
+    async def _verify_item(self, item: CodeItem) -> CodeResult:
+        started = time.perf_counter()
+        code = (
+            item.code if item.code is not None else extract_code(item.response or "", item.language)
+        )
+        if code is None:
+            return no_code_result(item)
+        if self.pool is None:
+            return error_result(item, "code verifier disabled", 0.0)
+        job = build_job(item, code, self.settings)
+        raw: dict[str, Any] | None = None
+        last_error = ""
+        for _attempt in range(1 + self.settings.retries):
+            try:
+                async with self.pool.acquire() as sandbox:
+                    raw = await sandbox.run(job, job_deadline_s(job))
+                break
+            except SandboxLost as exc:
+                last_error = str(exc)
+                log.warning("sandbox lost during item %s: %s", item.id, exc)
+            except SandboxError as exc:
+                last_error = str(exc)
+                break
+        elapsed_s = round(time.perf_counter() - started, 6)
+        if raw is None:
+            return error_result(item, f"sandbox error: {last_error}", elapsed_s)
+        if "fault" in raw:
+            log.error("executor fault on item %s: %s", item.id, raw["fault"])
+            return error_result(item, f"executor fault: {raw['fault']}", elapsed_s)
+        try:
+            verdicts = judge_tests(item, raw.get("tests", []))
+        except ValueError as exc:
+            return error_result(item, f"executor answer malformed: {exc}", elapsed_s)
+        status, reward, detail = item_outcome(verdicts)
+        return CodeResult(
+            id=item.id,
+            status=status,
+            reward=reward,
+            detail=detail,
+            elapsed_s=elapsed_s,
+            tests=verdicts,
+        )
+
+
+def make_backend(settings: CodeSettings) -> SandboxBackend:
+    from services.verifier.sandbox.docker import DockerBackend
+
+    return DockerBackend(settings.sandbox)
 
 
 @asynccontextmanager
-async def open_code_verifier(settings: CodeSettings) -> AsyncIterator[CodeVerifier]:
-    yield CodeVerifier(settings)
+async def open_code_verifier(
+    settings: CodeSettings, backend: SandboxBackend | None = None
+) -> AsyncIterator[CodeVerifier]:
+    """Start the warm pool (unless disabled); on exit remove every container it started.
+
+    Startup never fails because Docker is down: /health reports it and items get `error`.
+    """
+    if not settings.is_enabled:
+        yield CodeVerifier(settings, None)
+        return
+    try:
+        backend = backend or make_backend(settings)
+    except SandboxError as exc:
+        log.error("code sandbox backend unusable: %s", exc)
+        pool = SandboxPool(_DeadBackend(str(exc)), settings.pool_size, 1)
+    else:
+        pool = SandboxPool(
+            backend,
+            size=settings.pool_size,
+            max_jobs_per_sandbox=settings.max_jobs_per_sandbox,
+            acquire_timeout_s=settings.max_timeout_s * 8 + settings.compile_timeout_s + 60,
+        )
+    await pool.start(settings.warm_timeout_s)
+    log.info("code sandbox pool: %s", pool.stats())
+    try:
+        yield CodeVerifier(settings, pool)
+    finally:
+        await pool.close()
+
+
+class _DeadBackend:
+    """A backend that cannot exist (bad configuration): every start fails with the reason."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    async def start(self) -> Any:
+        raise SandboxError(self.reason)
+
+    async def remove(self, sandbox: Any) -> None:
+        return None
+
+    async def ping(self) -> bool:
+        return False
+
+    async def cleanup_stale(self) -> int:
+        return 0
+
+    async def close(self) -> None:
+        return None

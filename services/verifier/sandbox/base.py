@@ -1,0 +1,56 @@
+"""What the pool needs from an isolation backend: start a sandbox, run one job on it, remove it.
+
+A backend (Docker is the default) decides *how* code is isolated; the pool decides *how many*
+sandboxes exist and when one is replaced; the code domain decides *what* a job is. A job and
+its result are JSON-like dicts understood by the in-container executor (`executor.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class SandboxError(Exception):
+    """The sandbox failed (the verifier's fault, never the candidate's): the item gets `error`."""
+
+
+class SandboxUnavailable(SandboxError):
+    """No sandbox can be started right now (e.g. the Docker engine is unreachable)."""
+
+
+class SandboxLost(SandboxError):
+    """A sandbox died or stopped answering in the middle of a job."""
+
+
+class Sandbox(Protocol):
+    """One isolated executor that runs jobs one at a time."""
+
+    name: str
+    jobs_done: int
+
+    @property
+    def is_alive(self) -> bool: ...
+
+    async def run(self, job: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+        """The executor's result for `job`; raises SandboxLost if the sandbox dies or hangs."""
+        ...
+
+
+class SandboxBackend(Protocol):
+    async def start(self) -> Sandbox:
+        """A fresh, ready sandbox; raises SandboxUnavailable when none can be made."""
+        ...
+
+    async def remove(self, sandbox: Sandbox) -> None:
+        """Kill and delete a sandbox (idempotent, never raises)."""
+        ...
+
+    async def ping(self) -> bool:
+        """Whether the backend (e.g. the Docker engine) answers."""
+        ...
+
+    async def cleanup_stale(self) -> int:
+        """Remove sandboxes left behind by dead verifier processes; return how many."""
+        ...
+
+    async def close(self) -> None: ...

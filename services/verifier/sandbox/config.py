@@ -1,0 +1,21 @@
+"""Settings of the Docker sandbox containers (part of `CodeSettings`, `VERIFIER_CODE__*`)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class DockerSandboxSettings(BaseModel):
+    image: str = Field("rlvr-sandbox:latest", description="Sandbox image (docker/sandbox).")
+    docker_host: str | None = Field(
+        None, description="Docker engine URL (unix:// only); default: DOCKER_HOST or the socket."
+    )
+    memory_mb: int = Field(1024, ge=128, description="Container memory limit (cgroup).")
+    pids_limit: int = Field(128, ge=16, description="Container process limit (cgroup).")
+    cpus: float = Field(1.0, gt=0, description="CPU share of one container (nano_cpus).")
+    tmpfs_mb: int = Field(64, ge=8, description="Size of the only writable place, /tmp.")
+    output_limit_bytes: int = Field(
+        1 << 20, ge=1024, description="Captured stdout/stderr kept per run; more is a failure."
+    )
+    start_timeout_s: float = Field(30.0, gt=0, description="Time to start one container.")
+    label: str = Field("code", description="Value of the `rlvr.pool` label on our containers.")

@@ -1,0 +1,342 @@
+"""Docker backend: hardened warm containers whose PID 1 is the trusted executor.
+
+Lifecycle calls (create, start, remove, list) go through the docker SDK in a thread; the job
+stream is Docker's attach endpoint (the container's stdin/stdout), read with asyncio directly
+from the engine's unix socket, so a running job costs no Docker API call at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import struct
+import uuid
+from pathlib import Path
+from typing import Any
+
+from docker.errors import DockerException, NotFound
+
+import docker
+from services.verifier.sandbox.base import SandboxLost, SandboxUnavailable
+from services.verifier.sandbox.config import DockerSandboxSettings
+
+log = logging.getLogger(__name__)
+
+_SANDBOX_DIR = Path(__file__).resolve().parent
+# Modules sent into the container, in import order (None = an empty package).
+_MODULES: list[tuple[str, str | None]] = [
+    ("services", None),
+    ("services.verifier", None),
+    ("services.verifier.sandbox", None),
+    ("services.verifier.sandbox.codec", "codec.py"),
+    ("services.verifier.sandbox.executor", "executor.py"),
+]
+# PID 1's program: read a length-prefixed JSON of module sources from stdin, install, run.
+BOOTSTRAP = """\
+import os, sys, json, types
+def read(n):
+    out = b""
+    while len(out) < n:
+        chunk = os.read(0, n - len(out))
+        if not chunk:
+            raise SystemExit(0)
+        out += chunk
+    return out
+payload = json.loads(read(int(read(10))))
+for name, source in payload["modules"]:
+    module = types.ModuleType(name)
+    sys.modules[name] = module
+    if source is None:
+        module.__path__ = []
+    else:
+        exec(compile(source, "<" + name + ">", "exec"), module.__dict__)
+sys.modules[payload["main"]].main(payload["config"])
+"""
+_FRAME = struct.Struct(">I")
+_MAX_FRAME = 256 << 20
+OWNER_LABEL = "rlvr.pool.owner"
+POOL_LABEL = "rlvr.pool"
+POOL_ID_LABEL = "rlvr.pool.id"
+
+
+def bootstrap_payload(config: dict[str, Any]) -> bytes:
+    modules = [
+        (name, None if file is None else (_SANDBOX_DIR / file).read_text())
+        for name, file in _MODULES
+    ]
+    body = json.dumps(
+        {"modules": modules, "main": "services.verifier.sandbox.executor", "config": config}
+    ).encode()
+    return f"{len(body):010d}".encode() + body
+
+
+def socket_path(docker_host: str | None) -> str:
+    url = docker_host or os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
+    if not url.startswith("unix://"):
+        raise SandboxUnavailable(f"only unix:// Docker hosts are supported, not {url!r}")
+    return url[len("unix://") :]
+
+
+def owner_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def hardened_container_args(
+    settings: DockerSandboxSettings, labels: dict[str, str], uid: int
+) -> dict[str, Any]:
+    """The container's isolation, in one place (see the README's Code verifier section)."""
+    return {
+        "image": settings.image,
+        "command": ["python3", "-I", "-S", "-c", BOOTSTRAP],
+        "user": f"{uid}:{uid}",
+        "stdin_open": True,
+        "tty": False,
+        "detach": True,
+        "network_mode": "none",
+        "ipc_mode": "none",
+        "read_only": True,
+        "tmpfs": {"/tmp": f"rw,exec,nosuid,nodev,size={settings.tmpfs_mb}m,mode=1777"},
+        "cap_drop": ["ALL"],
+        "security_opt": ["no-new-privileges"],
+        "mem_limit": f"{settings.memory_mb}m",
+        "memswap_limit": f"{settings.memory_mb}m",
+        "pids_limit": settings.pids_limit,
+        "nano_cpus": int(settings.cpus * 1e9),
+        "environment": {},
+        "hostname": "sandbox",
+        "working_dir": "/tmp",
+        "labels": labels,
+        "auto_remove": True,
+    }
+
+
+class _AttachStream:
+    """Docker's multiplexed attach stream, turned into executor frames."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.buffer = bytearray()
+        self.stderr_tail = bytearray()
+
+    @classmethod
+    async def open(cls, path: str, container_id: str) -> _AttachStream:
+        reader, writer = await asyncio.open_unix_connection(path, limit=1 << 20)
+        writer.write(
+            (
+                f"POST /containers/{container_id}/attach?stream=1&stdin=1&stdout=1&stderr=1 "
+                "HTTP/1.1\r\nHost: docker\r\nUpgrade: tcp\r\nConnection: Upgrade\r\n"
+                "Content-Length: 0\r\n\r\n"
+            ).encode()
+        )
+        await writer.drain()
+        status = await reader.readline()
+        if b" 101 " not in status and b" 200 " not in status:
+            writer.close()
+            raise SandboxUnavailable(f"attach refused: {status.decode(errors='replace').strip()}")
+        while (await reader.readline()) not in (b"\r\n", b"\n", b""):
+            pass
+        return cls(reader, writer)
+
+    async def send(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def read_frame(self) -> dict[str, Any]:
+        """The next executor frame; raises IncompleteReadError/ValueError if the stream ends."""
+        while True:
+            if len(self.buffer) >= _FRAME.size:
+                (size,) = _FRAME.unpack_from(self.buffer)
+                if size > _MAX_FRAME:
+                    raise ValueError("oversized frame")
+                if len(self.buffer) >= _FRAME.size + size:
+                    body = bytes(self.buffer[_FRAME.size : _FRAME.size + size])
+                    del self.buffer[: _FRAME.size + size]
+                    message: dict[str, Any] = json.loads(body)
+                    return message
+            header = await self.reader.readexactly(8)
+            payload = await self.reader.readexactly(int.from_bytes(header[4:8], "big"))
+            if header[0] == 1:
+                self.buffer += payload
+            else:  # the executor's own stderr (never a candidate's): keep a tail for logs
+                self.stderr_tail = (self.stderr_tail + payload)[-4000:]
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+class DockerSandbox:
+    """One warm container; runs one job at a time over its attach stream."""
+
+    def __init__(self, container_id: str, name: str, stream: _AttachStream) -> None:
+        self.container_id = container_id
+        self.name = name
+        self.stream = stream
+        self.jobs_done = 0
+        self._alive = True
+        self._lock = asyncio.Lock()
+
+    @property
+    def is_alive(self) -> bool:
+        return self._alive and not self.stream.reader.at_eof()
+
+    def mark_dead(self) -> None:
+        self._alive = False
+        self.stream.close()
+
+    async def run(self, job: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+        body = json.dumps(job).encode()
+        async with self._lock:
+            if not self.is_alive:
+                raise SandboxLost(f"sandbox {self.name} is gone")
+            try:
+                await self.stream.send(_FRAME.pack(len(body)) + body)
+                result = await asyncio.wait_for(self.stream.read_frame(), timeout_s)
+            except TimeoutError as exc:
+                self.mark_dead()
+                message = f"sandbox {self.name} did not answer in {timeout_s:.0f}s"
+                raise SandboxLost(message) from exc
+            except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+                self.mark_dead()
+                tail = self.stream.stderr_tail.decode(errors="replace")[-500:]
+                raise SandboxLost(f"sandbox {self.name} died mid-job {tail}".strip()) from exc
+            self.jobs_done += 1
+            if not result.get("healthy", False) or "fault" in result:
+                self._alive = False  # answered, but must not take another job
+            return result
+
+
+class DockerBackend:
+    """Starts hardened sandbox containers; removes only containers it labelled as its own."""
+
+    def __init__(self, settings: DockerSandboxSettings) -> None:
+        self.settings = settings
+        self.socket = socket_path(settings.docker_host)
+        self.owner = owner_id()
+        self.pool_id = uuid.uuid4().hex[:12]
+        self._client: docker.DockerClient | None = None
+        self._config = {"output_limit_bytes": settings.output_limit_bytes}
+        self._payload = bootstrap_payload(self._config)
+
+    def _docker(self) -> docker.DockerClient:
+        if self._client is None:
+            self._client = docker.DockerClient(base_url=f"unix://{self.socket}", timeout=30)
+        return self._client
+
+    def labels(self) -> dict[str, str]:
+        return {
+            POOL_LABEL: self.settings.label,
+            OWNER_LABEL: self.owner,
+            POOL_ID_LABEL: self.pool_id,
+        }
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await asyncio.to_thread(self._docker().ping))
+        except Exception:
+            return False
+
+    def _create(self) -> tuple[str, str]:
+        uid = 100_000 + secrets.randbelow(1_000_000_000)  # per container: RLIMIT_NPROC is per uid
+        name = f"rlvr-code-{self.pool_id}-{uuid.uuid4().hex[:8]}"
+        args = hardened_container_args(self.settings, self.labels(), uid)
+        container = self._docker().containers.create(name=name, **args)
+        return str(container.id), name
+
+    def _start(self, container_id: str) -> None:
+        self._docker().api.start(container_id)
+
+    async def start(self) -> DockerSandbox:
+        try:
+            container_id, name = await asyncio.to_thread(self._create)
+        except (DockerException, OSError) as exc:
+            raise SandboxUnavailable(f"cannot create a sandbox container: {exc}") from exc
+        stream: _AttachStream | None = None
+        try:
+            stream = await _AttachStream.open(self.socket, container_id)
+            await asyncio.to_thread(self._start, container_id)
+            await stream.send(self._payload)
+            ready = await asyncio.wait_for(stream.read_frame(), self.settings.start_timeout_s)
+            if not ready.get("ready"):
+                raise SandboxUnavailable(f"sandbox {name} did not become ready: {ready}")
+        except BaseException as exc:
+            if stream is not None:
+                stream.close()
+            await asyncio.shield(self._remove_id(container_id))
+            if isinstance(exc, SandboxUnavailable | asyncio.CancelledError):
+                raise
+            raise SandboxUnavailable(f"cannot start sandbox {name}: {exc!r}") from exc
+        return DockerSandbox(container_id, name, stream)
+
+    async def _remove_id(self, container_id: str) -> None:
+        def remove() -> None:
+            with contextlib.suppress(NotFound):
+                self._docker().api.remove_container(container_id, force=True)
+
+        try:
+            await asyncio.to_thread(remove)
+        except Exception as exc:  # removal is best effort; auto_remove also cleans up
+            log.warning("could not remove sandbox container %s: %s", container_id[:12], exc)
+
+    async def remove(self, sandbox: Any) -> None:
+        if isinstance(sandbox, DockerSandbox):
+            sandbox.mark_dead()
+            await self._remove_id(sandbox.container_id)
+
+    async def remove_all_own(self) -> None:
+        """Remove every container of this pool (used at shutdown)."""
+
+        def list_own() -> list[str]:
+            found = self._docker().containers.list(
+                all=True, filters={"label": f"{POOL_ID_LABEL}={self.pool_id}"}
+            )
+            return [str(c.id) for c in found]
+
+        with contextlib.suppress(Exception):
+            for container_id in await asyncio.to_thread(list_own):
+                await self._remove_id(container_id)
+
+    async def cleanup_stale(self) -> int:
+        """Remove our-label containers whose owner process (same host) no longer exists."""
+        host = socket.gethostname()
+
+        def stale() -> list[str]:
+            found = self._docker().containers.list(
+                all=True, filters={"label": f"{POOL_LABEL}={self.settings.label}"}
+            )
+            ids = []
+            for container in found:
+                owner = container.labels.get(OWNER_LABEL, "")
+                owner_host, _, pid = owner.rpartition(":")
+                if owner_host == host and pid.isdigit() and not _pid_alive(int(pid)):
+                    ids.append(str(container.id))
+            return ids
+
+        try:
+            ids = await asyncio.to_thread(stale)
+        except Exception:
+            return 0
+        for container_id in ids:
+            await self._remove_id(container_id)
+        return len(ids)
+
+    async def close(self) -> None:
+        await self.remove_all_own()
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                self._client.close()
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,1064 @@
+"""The trusted executor: PID 1 of every sandbox container (stdlib only; sent in at start).
+
+Processes inside a container (all one unprivileged uid, no capabilities):
+
+* **PID 1, the executor** (this module's `main`). Reads jobs from stdin and writes results to
+  stdout (length-prefixed JSON frames over Docker's attach stream), never runs candidate code.
+  As PID 1 of its namespace it ignores every signal sent from inside, and it is non-dumpable,
+  so a candidate of the same uid can neither kill it nor read its memory or file descriptors.
+* **The zygote**, forked once at start *before any job arrives*, so its memory never holds a
+  test. It forks one child per run (candidate program, compiler, compiled binary); the child
+  makes its own session (process group), sets rlimits, and reads the candidate's source from a
+  file in its fresh work dir. Forking a warm interpreter is what makes a run cost ~1 ms instead
+  of an interpreter or container start.
+* **The harness** (assert tests only), forked from PID 1 per test: it executes the test code,
+  with the candidate's functions replaced by proxies that call into the candidate's process
+  over pipes. Arguments and return values cross as plain data (`codec`), so the assertion runs
+  in a process the candidate cannot touch, comparing builtin values only. Its verdict goes to
+  PID 1 over a pipe only the harness holds.
+
+Expected values of call and stdio tests never enter the container at all (the host compares);
+assert-test code lives only in PID 1 and the harness. After every run PID 1 kills the run's
+process group, then stops and kills every other process in the container (daemons that left the
+group), wipes the tmpfs, and reports anomalies so that the host retires the container.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import json
+import os
+import selectors
+import signal
+import socket
+import stat
+import struct
+import sys
+import time
+import traceback
+import types
+from typing import Any
+
+from services.verifier.sandbox.codec import CodecError, decode_value, encode_value
+
+WORK_ROOT = "/tmp"
+SHM_ROOT = "/dev/shm"
+SOURCE_NAME = "solution"
+_FRAME = struct.Struct(">I")
+_LINE_LIMIT = 16 * 1024 * 1024
+_DATA_NAME_LIMIT = 1 << 20
+_PREIMPORT = [
+    "atexit",
+    "fcntl",
+    "resource",
+    "abc",
+    "array",
+    "bisect",
+    "collections",
+    "copy",
+    "dataclasses",
+    "decimal",
+    "enum",
+    "fractions",
+    "functools",
+    "hashlib",
+    "heapq",
+    "io",
+    "itertools",
+    "json",
+    "math",
+    "operator",
+    "random",
+    "re",
+    "statistics",
+    "string",
+    "textwrap",
+    "typing",
+    "unicodedata",
+]
+
+# Builtin exception types a candidate's raised exception is mapped back to in the harness.
+_RERAISABLE = {
+    name: obj
+    for name, obj in vars(builtins).items()
+    if isinstance(obj, type) and issubclass(obj, Exception) and name != "AssertionError"
+}
+
+
+# ---------------------------------------------------------------- small process helpers
+
+
+def set_non_dumpable() -> None:
+    """PR_SET_DUMPABLE=0: same-uid processes lose ptrace and /proc/PID/{mem,fd,environ}."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE) failed")
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def read_exact(fd: int, size: int) -> bytes | None:
+    chunks = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def apply_rlimits(limits: dict[str, int]) -> None:
+    import resource
+
+    for name, value in limits.items():
+        res = getattr(resource, f"RLIMIT_{name.upper()}")
+        resource.setrlimit(res, (value, value))
+
+
+def move_fds(fds: list[int]) -> None:
+    """Place `fds` at 0, 1, 2, ... (in order) and close every other descriptor."""
+    import fcntl
+
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in fds]  # above the targets: no clobbering
+    for target, fd in enumerate(high):
+        os.dup2(fd, target, inheritable=True)
+    # Not os.closerange: without close_range(2) (Docker's seccomp profile) it makes one close()
+    # per possible descriptor, ~10 ms; listing the open ones is ~50 µs.
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) >= len(high):
+            with contextlib.suppress(OSError):
+                os.close(int(name))
+
+
+def other_pids(keep: set[int]) -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) not in keep:
+            pids.append(int(entry))
+    return pids
+
+
+def reap_all() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def wipe_dir(root: str) -> None:
+    """Remove everything under `root` (also entries a candidate made unreadable)."""
+    try:
+        entries = os.listdir(root)
+    except OSError:
+        return
+    for name in entries:
+        path = os.path.join(root, name)
+        try:
+            mode = os.lstat(path).st_mode
+            if stat.S_ISDIR(mode):
+                os.chmod(path, 0o700)
+                wipe_dir(path)
+                os.rmdir(path)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+def decode_status(status: int) -> tuple[int | None, int | None]:
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status), None
+    if os.WIFSIGNALED(status):
+        return None, os.WTERMSIG(status)
+    return None, None
+
+
+# ---------------------------------------------------------------- candidate side (zygote child)
+
+
+def _fresh_stdio() -> None:
+    import io
+
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)))
+    sys.stderr = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(2, "w", closefd=False)), line_buffering=True
+    )
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr  # type: ignore[misc]
+
+
+def _load_module(path: str, name: str) -> types.ModuleType:
+    with open(path, encoding="utf-8") as handle:
+        source = handle.read()
+    module = types.ModuleType(name)
+    module.__file__ = path
+    module.__builtins__ = builtins  # type: ignore[attr-defined]
+    sys.modules[name] = module
+    exec(compile(source, path, "exec"), module.__dict__)
+    return module
+
+
+def _flush_quietly() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+
+
+def run_python_main(path: str) -> None:
+    """Run the candidate as `__main__` reading stdin (stdio tests); exit code 3 = MemoryError."""
+    _fresh_stdio()
+    sys.argv = [path]
+    code = 0
+    try:
+        _load_module(path, "__main__")
+        import atexit
+
+        atexit._run_exitfuncs()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except MemoryError:
+        code = 3
+        with contextlib.suppress(BaseException):
+            sys.stderr.write("MemoryError\n")
+    except BaseException:
+        code = 1
+        with contextlib.suppress(BaseException):
+            traceback.print_exc()
+    _flush_quietly()
+    os._exit(code & 0xFF)
+
+
+def _describe_names(namespace: dict[str, Any]) -> dict[str, Any]:
+    """What the harness may see of the candidate's module: callables, modules, plain data."""
+    names: dict[str, Any] = {}
+    for name, value in list(namespace.items()):
+        if name.startswith("__") or hasattr(builtins, name):
+            continue
+        if isinstance(value, types.ModuleType):
+            names[name] = {"module": value.__name__}
+        elif callable(value):
+            names[name] = {"callable": True}
+        else:
+            with contextlib.suppress(Exception):
+                encoded = encode_value(value)
+                if len(encoded) <= _DATA_NAME_LIMIT:
+                    names[name] = {"data": encoded}
+    return names
+
+
+def _send_line(fd: int, message: dict[str, Any]) -> None:
+    write_all(fd, json.dumps(message).encode() + b"\n")
+
+
+def _call_response(namespace: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        args, kwargs = decode_value(request["args"])
+        function = namespace.get(request["fn"])
+        if not callable(function):
+            return {"raised": "NameError", "message": f"name {request['fn']!r} is not defined"}
+        result = function(*args, **kwargs)
+    except MemoryError:
+        return {"memory": True}
+    except RecursionError as exc:
+        return {"raised": "RecursionError", "message": str(exc)[:300]}
+    except BaseException as exc:
+        try:
+            message = str(exc)[:300]
+            kind = type(exc).__name__
+        except BaseException:
+            message, kind = "", "Exception"
+        return {"raised": kind, "message": message}
+    try:
+        reply: dict[str, Any] = {"value": encode_value(result)}
+        if request.get("track_args"):
+            reply["args"] = encode_value(list(args))
+        return reply
+    except CodecError as exc:
+        return {"unplain": str(exc)[:200]}
+
+
+def run_python_serve(path: str, describe: bool) -> None:
+    """Load the candidate as a module, then answer call requests (fd 3) on fd 4 as plain data."""
+    _fresh_stdio()
+    sys.argv = [path]
+    try:
+        module = _load_module(path, SOURCE_NAME)
+        names = _describe_names(module.__dict__) if describe else {}
+        ready: dict[str, Any] = {"ready": names}
+    except MemoryError:
+        ready = {"load": "memory"}
+    except BaseException:
+        ready = {"load": "error", "detail": traceback.format_exc(limit=-3)[-1500:]}
+    _flush_quietly()
+    _send_line(4, ready)
+    if "ready" not in ready:
+        os._exit(1)
+    requests = os.fdopen(3, "rb")
+    for line in requests:
+        reply = _call_response(module.__dict__, json.loads(line))
+        _flush_quietly()
+        _send_line(4, reply)
+    os._exit(0)
+
+
+def child_main(request: dict[str, Any], fds: list[int]) -> None:
+    """In the zygote's child: own session, fds, rlimits, cwd; then become the run."""
+    try:
+        os.setsid()
+        move_fds(fds)
+        for sig in (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(sig, signal.SIG_DFL)
+        os.chdir(request["cwd"])
+        os.umask(0o077)
+        sys.path[:] = [p for p in sys.path if p and not p.startswith(WORK_ROOT)]
+        os.environ.clear()
+        os.environ.update(request["env"])
+        apply_rlimits(request["rlimits"])
+        mode = request["mode"]
+        if mode == "exec":
+            os.execve(request["argv"][0], request["argv"], request["env"])
+        elif mode == "python-main":
+            run_python_main(request["path"])
+        elif mode == "python-serve":
+            run_python_serve(request["path"], bool(request.get("describe")))
+    except BaseException:
+        with contextlib.suppress(BaseException):
+            os.write(2, traceback.format_exc(limit=-2).encode()[-2000:])
+        os._exit(127)
+    os._exit(127)
+
+
+def zygote_main(sock: socket.socket) -> None:
+    """Fork one child per spawn request; report its pid, then its wait status."""
+    for name in _PREIMPORT:
+        with contextlib.suppress(ImportError):
+            __import__(name)
+    import gc
+
+    gc.freeze()  # keep the warm heap out of the children's collections (fewer copied pages)
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
+        except OSError:
+            os._exit(0)
+        if not message:
+            os._exit(0)
+        request = json.loads(message)
+        pid = os.fork()
+        if pid == 0:
+            sock.close()
+            child_main(request, fds)
+        for fd in fds:
+            os.close(fd)
+        sock.send(json.dumps({"pid": pid}).encode())
+        _, status = os.waitpid(pid, 0)
+        sock.send(json.dumps({"status": status}).encode())
+
+
+# ---------------------------------------------------------------- the harness (trusted)
+
+
+class CandidateGone(BaseException):
+    """The candidate's process ended or broke the protocol (BaseException: tests can't catch it)."""
+
+
+class CandidateMemory(BaseException):
+    """The candidate ran out of memory during a call."""
+
+
+class NotPlainData(BaseException):
+    """The candidate returned something that is not plain data (e.g. an always-equal object)."""
+
+
+class CandidateError(Exception):
+    """The candidate raised an exception that is not a builtin exception type."""
+
+
+class Channel:
+    """Request/response lines to the candidate's process."""
+
+    def __init__(self, request_fd: int, response_fd: int) -> None:
+        self.request_fd = request_fd
+        self.responses = os.fdopen(response_fd, "rb")
+
+    def read(self) -> dict[str, Any]:
+        line = self.responses.readline(_LINE_LIMIT)
+        if not line.endswith(b"\n"):
+            raise CandidateGone("the candidate's process exited")
+        try:
+            message = json.loads(line)
+        except ValueError as exc:
+            raise CandidateGone("the candidate's process broke the protocol") from exc
+        if type(message) is not dict:
+            raise CandidateGone("the candidate's process broke the protocol")
+        return message
+
+    def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        mutable = any(type(a) in (list, dict, set) for a in args)
+        request = {"fn": name, "args": encode_value([list(args), kwargs]), "track_args": mutable}
+        try:
+            _send_line(self.request_fd, request)
+        except OSError as exc:
+            raise CandidateGone("the candidate's process exited") from exc
+        reply = self.read()
+        try:
+            if "value" in reply:
+                if mutable and "args" in reply:
+                    _copy_back(args, decode_value(reply["args"]))
+                return decode_value(reply["value"])
+        except CodecError as exc:
+            raise NotPlainData(str(exc)) from exc
+        if reply.get("memory"):
+            raise CandidateMemory("MemoryError")
+        if "unplain" in reply:
+            raise NotPlainData(f"{name}() returned something that is not plain data")
+        if "raised" in reply:
+            kind = _RERAISABLE.get(str(reply["raised"]), CandidateError)
+            raise kind(f"{reply['raised']}: {reply.get('message', '')}")
+        raise CandidateGone("the candidate's process broke the protocol")
+
+
+def _copy_back(args: tuple[Any, ...], after: Any) -> None:
+    """Mirror in-place mutations of list/dict/set arguments made by the candidate."""
+    if type(after) is not list or len(after) != len(args):
+        return
+    for before, new in zip(args, after, strict=True):
+        if type(before) is list and type(new) is list:
+            before[:] = new
+        elif (type(before) is dict and type(new) is dict) or (
+            type(before) is set and type(new) is set
+        ):
+            before.clear()
+            before.update(new)
+
+
+def _proxy(channel: Channel, name: str) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return channel.call(name, args, kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _namespace_from(channel: Channel, names: dict[str, Any]) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": "__test__", "__builtins__": builtins}
+    for name, spec in names.items():
+        if type(name) is not str or not name.isidentifier() or name.startswith("__"):
+            continue
+        if hasattr(builtins, name) or type(spec) is not dict:
+            continue  # a candidate must not shadow `abs`, `len`, `isinstance`... in the test
+        if spec.get("callable"):
+            namespace[name] = _proxy(channel, name)
+        elif "module" in spec and spec["module"] in sys.stdlib_module_names:
+            with contextlib.suppress(ImportError):
+                namespace[name] = __import__(spec["module"])
+        elif "data" in spec:
+            with contextlib.suppress(CodecError):
+                namespace[name] = decode_value(spec["data"])
+    return namespace
+
+
+def _assert_detail(exc: BaseException, code: str) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    lines = code.splitlines()
+    for frame in reversed(frames):
+        if frame.filename == "<test>" and frame.lineno and 0 < frame.lineno <= len(lines):
+            source = lines[frame.lineno - 1].strip()
+            message = f" ({exc})" if str(exc) else ""
+            return f"assertion failed at test line {frame.lineno}: {source[:300]}{message[:300]}"
+    return f"assertion failed: {exc}"[:600]
+
+
+def harness_verdict(code: str, channel: Channel) -> dict[str, Any]:
+    try:
+        ready = channel.read()
+    except CandidateGone as exc:
+        return {"status": "runtime_error", "detail": str(exc)}
+    if ready.get("load") == "memory":
+        return {"status": "memory_exceeded", "detail": "MemoryError while loading the code"}
+    if "ready" not in ready or type(ready["ready"]) is not dict:
+        return {"status": "runtime_error", "detail": str(ready.get("detail", "load failed"))}
+    namespace = _namespace_from(channel, ready["ready"])
+    try:
+        exec(compile(code, "<test>", "exec"), namespace)
+    except AssertionError as exc:
+        return {"status": "failed", "detail": _assert_detail(exc, code)}
+    except CandidateMemory:
+        return {"status": "memory_exceeded", "detail": "MemoryError in the candidate"}
+    except NotPlainData as exc:
+        return {"status": "failed", "detail": str(exc)}
+    except CandidateGone as exc:
+        return {"status": "runtime_error", "detail": str(exc)}
+    except BaseException as exc:
+        return {"status": "runtime_error", "detail": f"{type(exc).__name__}: {exc}"[:1000]}
+    return {"status": "passed", "detail": ""}
+
+
+def harness_main(code: str, fds: list[int], rlimits: dict[str, int]) -> None:
+    """Forked from PID 1: fds are [request_w, response_r, verdict_w]."""
+    try:
+        os.setsid()
+        set_non_dumpable()
+        null = os.open(os.devnull, os.O_RDWR)
+        move_fds([null, null, null, *fds])  # 3=requests, 4=responses, 5=verdict
+        sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (lives until _exit)
+        apply_rlimits(rlimits)
+        verdict = harness_verdict(code, Channel(3, 4))
+    except BaseException as exc:
+        verdict = {"status": "error", "detail": f"harness failed: {type(exc).__name__}: {exc}"}
+    with contextlib.suppress(BaseException):
+        write_all(5, json.dumps(verdict).encode())
+    os._exit(0)
+
+
+# ---------------------------------------------------------------- PID 1
+
+
+class Zygote:
+    def __init__(self) -> None:
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            parent.close()
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                os.dup2(null, 0)
+                os.dup2(null, 1)
+                zygote_main(child)
+            finally:
+                os._exit(1)
+        child.close()
+        self.pid = pid
+        self.sock = parent
+        self.is_alive = True
+
+    def spawn(self, request: dict[str, Any], fds: list[int]) -> int:
+        socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
+        reply = self.receive(timeout_s=10)
+        if reply is None or "pid" not in reply:
+            raise RuntimeError("zygote did not answer a spawn request")
+        return int(reply["pid"])
+
+    def receive(self, timeout_s: float) -> dict[str, Any] | None:
+        self.sock.settimeout(timeout_s)
+        try:
+            data = self.sock.recv(1 << 16)
+        except (TimeoutError, OSError):
+            return None
+        finally:
+            self.sock.settimeout(None)
+        if not data:
+            self.is_alive = False
+            return None
+        message: dict[str, Any] = json.loads(data)
+        return message
+
+
+class Capture:
+    """A capped read end of a pipe: keeps the head, counts the rest."""
+
+    def __init__(self, fd: int, limit: int) -> None:
+        self.fd, self.limit = fd, limit
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.is_open = True
+
+    def feed(self) -> None:
+        data = os.read(self.fd, 1 << 16)
+        if not data:
+            self.is_open = False
+            return
+        if self.size < self.limit:
+            self.chunks.append(data[: self.limit - self.size])
+        self.size += len(data)
+
+    @property
+    def is_over(self) -> bool:
+        return self.size > self.limit
+
+    def data(self) -> bytes:
+        return b"".join(self.chunks)
+
+    def text(self) -> str:
+        return self.data().decode("utf-8", "replace")
+
+
+class Run:
+    """One run of a candidate process (plus its harness), driven by PID 1 to completion."""
+
+    def __init__(self, executor: Executor, deadline: float) -> None:
+        self.executor = executor
+        self.deadline = deadline
+        self.selector = selectors.DefaultSelector()
+        self.to_close: list[int] = []
+        self.pid: int | None = None
+        self.harness_pid: int | None = None
+        self.status: int | None = None
+        self.timed_out = False
+        self.marks: dict[str, float] = {"start": time.monotonic()}
+
+    def pipe(self) -> tuple[int, int]:
+        read_fd, write_fd = os.pipe()
+        self.to_close += [read_fd, write_fd]
+        return read_fd, write_fd
+
+    def close(self, fd: int) -> None:
+        if fd in self.to_close:
+            self.to_close.remove(fd)
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def capture(self, fd: int) -> Capture:
+        capture = Capture(fd, self.executor.output_limit)
+        os.set_blocking(fd, False)
+        self.selector.register(fd, selectors.EVENT_READ, capture)
+        return capture
+
+    def spawn(self, request: dict[str, Any], child_fds: list[int]) -> None:
+        self.marks["spawn"] = time.monotonic()
+        self.pid = self.executor.zygote.spawn(request, child_fds)
+        self.marks["spawned"] = time.monotonic()
+        for fd in child_fds:
+            self.close(fd)
+        self.selector.register(self.executor.zygote.sock, selectors.EVENT_READ, "zygote")
+
+    def remaining_s(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def wait(self, is_done: Any, stdin: tuple[int, bytes] | None = None) -> None:
+        """Pump pipes until `is_done()` or the deadline; stdin data is written as it drains."""
+        pending = memoryview(stdin[1]) if stdin else None
+        if stdin and not stdin[1]:
+            self.close(stdin[0])
+        elif stdin:
+            os.set_blocking(stdin[0], False)
+            self.selector.register(stdin[0], selectors.EVENT_WRITE, "stdin")
+        while not is_done():
+            left = self.remaining_s()
+            if left <= 0:
+                self.timed_out = True
+                return
+            for key, _ in self.selector.select(min(left, 1.0)):
+                target = key.data
+                if target == "zygote":
+                    self.selector.unregister(key.fd)
+                    reply = self.executor.zygote.receive(timeout_s=1)
+                    self.status = -1 if reply is None else int(reply.get("status", -1))
+                elif target == "stdin" and stdin and pending is not None:
+                    try:
+                        pending = pending[os.write(stdin[0], pending[: 1 << 16]) :]
+                    except BlockingIOError:
+                        continue
+                    except OSError:  # the program closed its stdin: fine, it read what it wanted
+                        pending = memoryview(b"")
+                    if not pending:
+                        self.selector.unregister(stdin[0])
+                        self.close(stdin[0])
+                elif isinstance(target, Capture):
+                    try:
+                        target.feed()
+                    except BlockingIOError:
+                        continue
+                    if not target.is_open:
+                        self.selector.unregister(key.fd)
+                    if target.is_over:
+                        return
+
+    def finish(self) -> list[str]:
+        """Kill the run's group and every stray process; return anomalies (empty if clean)."""
+        self.marks["finish"] = time.monotonic()
+        zygote = self.executor.zygote
+        if self.pid is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)
+        if self.harness_pid is not None:
+            with contextlib.suppress(OSError):
+                os.kill(self.harness_pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.harness_pid, 0)
+        if self.pid is not None and self.status is None:
+            reply = zygote.receive(timeout_s=2)
+            self.status = -1 if reply is None else int(reply.get("status", -1))
+        for fd in list(self.to_close):
+            self.close(fd)
+        self.selector.close()
+        self.marks["sweep"] = time.monotonic()
+        anomalies = self.executor.sweep()
+        self.marks["end"] = time.monotonic()
+        return anomalies
+
+    def phases_ms(self) -> dict[str, float]:
+        start = self.marks["start"]
+        return {k: round((v - start) * 1000, 2) for k, v in self.marks.items() if k != "start"}
+
+
+class Executor:
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.output_limit = int(config.get("output_limit_bytes", 1 << 20))
+        self.tmpfs_slack_bytes = int(config.get("tmpfs_slack_bytes", 1 << 20))
+        self.zygote = Zygote()
+
+    # -- cleanup
+
+    def sweep(self) -> list[str]:
+        """Stop, kill and reap every process but PID 1 and the zygote; wipe the tmpfs."""
+        anomalies: list[str] = []
+        reap_all()
+        keep = {1, os.getpid(), self.zygote.pid}
+        if other_pids(keep):
+            anomalies.append("leftover process")
+            with contextlib.suppress(OSError):
+                os.kill(-1, signal.SIGSTOP)  # nothing can fork while we look (not PID 1)
+            for _ in range(50):
+                for pid in other_pids(keep):
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                reap_all()
+                if not other_pids(keep):
+                    break
+                time.sleep(0.01)
+            else:
+                anomalies.append("a process could not be killed")
+            with contextlib.suppress(OSError):
+                os.kill(self.zygote.pid, signal.SIGCONT)
+        try:
+            pid, _ = os.waitpid(self.zygote.pid, os.WNOHANG)
+        except ChildProcessError:
+            pid = self.zygote.pid
+        if pid != 0 or not self.zygote.is_alive:
+            self.zygote.is_alive = False
+            anomalies.append("zygote died")
+        wipe_dir(WORK_ROOT)
+        wipe_dir(SHM_ROOT)
+        try:
+            usage = os.statvfs(WORK_ROOT)
+            used = (usage.f_blocks - usage.f_bfree) * usage.f_frsize
+            if os.listdir(WORK_ROOT) or used > self.tmpfs_slack_bytes:
+                anomalies.append("tmpfs not clean")
+        except OSError:
+            anomalies.append("tmpfs unusable")
+        return anomalies
+
+    # -- one run
+
+    def prepare_dir(self, files: dict[str, bytes], executable: str | None = None) -> str:
+        work = os.path.join(WORK_ROOT, "w")
+        os.mkdir(work, 0o700)
+        for name, data in files.items():
+            path = os.path.join(work, name)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
+            write_all(fd, data)
+            os.close(fd)
+        return work
+
+    def child_request(self, mode: str, cwd: str, limits: dict[str, Any], **extra: Any) -> dict:
+        memory = int(limits["memory_mb"]) * 1024 * 1024
+        cpu = int(limits["timeout_s"]) + 1
+        rlimits = {
+            "cpu": cpu,
+            "as": memory,
+            "fsize": int(limits["file_size_mb"]) * 1024 * 1024,
+            "nproc": int(limits["nproc"]),
+            "core": 0,
+            "nofile": 256,
+        }
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": cwd, "LANG": "C.UTF-8"}
+        return {"mode": mode, "cwd": cwd, "rlimits": rlimits, "env": env, **extra}
+
+    def run_process(
+        self, request: dict[str, Any], stdin_data: bytes, deadline: float, raw: bool = False
+    ) -> dict[str, Any]:
+        """A program reading stdin (stdio tests, the compiler): exit status and capped output."""
+        run = Run(self, deadline)
+        started = time.monotonic()
+        anomalies: list[str] = []
+        try:
+            stdin_r, stdin_w = run.pipe()
+            out_r, out_w = run.pipe()
+            err_r, err_w = run.pipe()
+            stdout, stderr = run.capture(out_r), run.capture(err_r)
+            run.spawn(request, [stdin_r, out_w, err_w])
+
+            def is_done() -> bool:
+                return run.status is not None and not stdout.is_open and not stderr.is_open
+
+            run.wait(is_done, stdin=(stdin_w, stdin_data))
+            if run.status is not None and not run.timed_out and (stdout.is_open or stderr.is_open):
+                run.deadline = min(run.deadline, time.monotonic() + 0.05)
+                run.wait(lambda: not stdout.is_open and not stderr.is_open)
+                run.timed_out = False  # a stray holder of the pipe: the program itself ended
+        finally:
+            anomalies = run.finish()
+        code, sig = decode_status(run.status) if run.status is not None else (None, None)
+        return {
+            "exit_code": code,
+            "signal": sig,
+            "timed_out": run.timed_out,
+            "stdout": stdout.data() if raw else stdout.text(),
+            "stdout_over": stdout.is_over,
+            "stderr": stderr.text()[-2000:],
+            "elapsed_s": time.monotonic() - started,
+            "anomalies": anomalies,
+            "phases_ms": run.phases_ms(),
+        }
+
+    def run_call(
+        self, request: dict[str, Any], calls: list[dict[str, Any]], deadline: float
+    ) -> dict[str, Any]:
+        """Call tests: send the encoded arguments, return the encoded value untouched."""
+        run = Run(self, deadline)
+        started = time.monotonic()
+        replies: list[dict[str, Any]] = []
+        try:
+            null = os.open(os.devnull, os.O_RDONLY)
+            run.to_close.append(null)
+            out_r, out_w = run.pipe()
+            err_r, err_w = run.pipe()
+            req_r, req_w = run.pipe()
+            resp_r, resp_w = run.pipe()
+            run.capture(out_r)
+            stderr = run.capture(err_r)
+            responses = run.capture(resp_r)
+            run.spawn(request, [null, out_w, err_w, req_r, resp_w])
+            lines = _LineReader(responses)
+
+            def is_done() -> bool:
+                for message in lines.take():
+                    replies.append(message)
+                    if "ready" in message and len(replies) == 1:
+                        for call in calls:
+                            payload = json.dumps({"fn": call["fn"], "args": call["args"]}).encode()
+                            with contextlib.suppress(OSError):
+                                write_all(req_w, payload + b"\n")
+                if replies and "ready" not in replies[0]:
+                    return True
+                return len(replies) >= 1 + len(calls) or not responses.is_open
+
+            run.wait(is_done)
+        finally:
+            anomalies = run.finish()
+        return {
+            "replies": replies,
+            "timed_out": run.timed_out,
+            "response_over": responses.is_over,
+            "stderr": stderr.text()[-2000:],
+            "elapsed_s": time.monotonic() - started,
+            "anomalies": anomalies,
+            "phases_ms": run.phases_ms(),
+            "status": run.status,
+        }
+
+    def run_assert(
+        self, request: dict[str, Any], code: str, limits: dict[str, Any], deadline: float
+    ) -> dict[str, Any]:
+        run = Run(self, deadline)
+        started = time.monotonic()
+        verdict: dict[str, Any] | None = None
+        try:
+            null = os.open(os.devnull, os.O_RDONLY)
+            run.to_close.append(null)
+            out_r, out_w = run.pipe()
+            err_r, err_w = run.pipe()
+            req_r, req_w = run.pipe()
+            resp_r, resp_w = run.pipe()
+            verdict_r, verdict_w = run.pipe()
+            run.capture(out_r)
+            stderr = run.capture(err_r)
+            verdicts = run.capture(verdict_r)
+            run.spawn(request, [null, out_w, err_w, req_r, resp_w])
+            harness_rlimits = {"as": max(int(limits["memory_mb"]), 256) * 1024 * 1024}
+            pid = os.fork()
+            if pid == 0:
+                harness_main(code, [req_w, resp_r, verdict_w], harness_rlimits)
+            run.harness_pid = pid
+            for fd in (req_w, resp_r, verdict_w):
+                run.close(fd)
+            run.wait(lambda: not verdicts.is_open)
+            if not run.timed_out:
+                with contextlib.suppress(ValueError):
+                    verdict = json.loads(verdicts.text())
+        finally:
+            anomalies = run.finish()
+        return {
+            "verdict": verdict,
+            "timed_out": run.timed_out,
+            "stderr": stderr.text()[-2000:],
+            "elapsed_s": time.monotonic() - started,
+            "anomalies": anomalies,
+            "phases_ms": run.phases_ms(),
+            "status": run.status,
+        }
+
+    # -- jobs
+
+    def run_job(self, job: dict[str, Any]) -> dict[str, Any]:
+        limits = job["limits"]
+        language = job["language"]
+        code = job["code"].encode()
+        anomalies: list[str] = []
+        results: list[dict[str, Any]] = []
+        binary: bytes | None = None
+        if language == "cpp":
+            compiled = self.compile_job(code, job)
+            anomalies += compiled.pop("anomalies", [])
+            binary = compiled.pop("binary", None)
+            if binary is None:
+                detail = compiled.get("detail", "compilation failed")
+                verdict = {"status": "compile_error", "detail": detail, "elapsed_s": 0.0}
+                return {
+                    "id": job.get("id"),
+                    "compile": compiled,
+                    "tests": [verdict for _ in job["tests"]],
+                    "anomalies": anomalies,
+                }
+        stop_early = bool(job.get("stop_on_first_failure"))
+        for test in job["tests"]:
+            if stop_early and results and results[-1].get("stop"):
+                results.append({"skipped": True})
+                continue
+            result = self.run_test(test, language, code, binary, limits)
+            anomalies += result.pop("anomalies", [])
+            result["stop"] = is_definite_failure(result)
+            results.append(result)
+            if not self.zygote.is_alive:
+                break
+        while len(results) < len(job["tests"]):
+            results.append({"skipped": True, "reason": "executor lost its zygote"})
+        return {"id": job.get("id"), "tests": results, "anomalies": sorted(set(anomalies))}
+
+    def compile_job(self, source: bytes, job: dict[str, Any]) -> dict[str, Any]:
+        limits = dict(job["limits"])
+        limits.update(
+            timeout_s=job["compile_timeout_s"], memory_mb=job["compile_memory_mb"], nproc=64
+        )
+        cwd = self.prepare_dir({"main.cpp": source})
+        flags = " ".join(job.get("compile_flags", []))
+        # The script's stdout carries the binary back (the sweep wipes the dir); g++'s
+        # diagnostics go to stderr.
+        argv = ["/bin/sh", "-c", f"g++ {flags} main.cpp -o main >/dev/null && cat main"]
+        request = self.child_request("exec", cwd, limits, argv=argv)
+        deadline = time.monotonic() + float(job["compile_timeout_s"])
+        saved_limit = self.output_limit
+        self.output_limit = int(job.get("binary_limit_bytes", 64 << 20))
+        try:
+            outcome = self.run_process(request, b"", deadline, raw=True)
+        finally:
+            self.output_limit = saved_limit
+        elapsed = round(outcome["elapsed_s"], 4)
+        if outcome["timed_out"]:
+            return {"detail": "compilation timed out", "anomalies": outcome["anomalies"]}
+        if outcome["exit_code"] != 0 or outcome["stdout_over"]:
+            detail = outcome["stderr"][-1500:] or "compilation failed"
+            return {"detail": detail, "anomalies": outcome["anomalies"], "elapsed_s": elapsed}
+        binary = outcome["stdout"]
+        return {"binary": binary, "anomalies": outcome["anomalies"], "elapsed_s": elapsed}
+
+    def run_test(
+        self,
+        test: dict[str, Any],
+        language: str,
+        code: bytes,
+        binary: bytes | None,
+        limits: dict[str, Any],
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + float(limits["timeout_s"])
+        kind = test["kind"]
+        if language == "cpp":
+            assert binary is not None
+            cwd = self.prepare_dir({"main": binary})
+            request = self.child_request("exec", cwd, limits, argv=[os.path.join(cwd, "main")])
+        else:
+            mode = "python-main" if kind == "stdio" else "python-serve"
+            cwd = self.prepare_dir({f"{SOURCE_NAME}.py": code})
+            path = os.path.join(cwd, f"{SOURCE_NAME}.py")
+            request = self.child_request(mode, cwd, limits, path=path, describe=kind == "assert")
+        if kind == "stdio":
+            return self.run_process(request, test["stdin"].encode(), deadline)
+        if kind == "call":
+            return self.run_call(request, [test], deadline)
+        return self.run_assert(request, test["code"], limits, deadline)
+
+
+def is_definite_failure(result: dict[str, Any]) -> bool:
+    """A failure visible inside the container (wrong outputs are only known to the host)."""
+    if result.get("timed_out") or result.get("response_over") or result.get("stdout_over"):
+        return True
+    if "verdict" in result:
+        return (result["verdict"] or {}).get("status") != "passed"
+    if "replies" in result:
+        replies = result["replies"]
+        return len(replies) < 2 or "value" not in replies[-1]
+    return result.get("exit_code") != 0
+
+
+class _LineReader:
+    """Complete JSON lines out of a Capture, as they arrive."""
+
+    def __init__(self, capture: Capture) -> None:
+        self.capture = capture
+        self.consumed = 0
+
+    def take(self) -> list[dict[str, Any]]:
+        data = b"".join(self.capture.chunks)
+        messages: list[dict[str, Any]] = []
+        while True:
+            end = data.find(b"\n", self.consumed)
+            if end < 0:
+                return messages
+            line = data[self.consumed : end]
+            self.consumed = end + 1
+            try:
+                message = json.loads(line)
+            except ValueError:
+                message = {"broken": True}
+            messages.append(message if type(message) is dict else {"broken": True})
+
+
+def read_frame() -> dict[str, Any] | None:
+    header = read_exact(0, _FRAME.size)
+    if header is None:
+        return None
+    body = read_exact(0, _FRAME.unpack(header)[0])
+    if body is None:
+        return None
+    message: dict[str, Any] = json.loads(body)
+    return message
+
+
+def send_frame(message: dict[str, Any]) -> None:
+    body = json.dumps(message).encode()
+    write_all(1, _FRAME.pack(len(body)) + body)
+
+
+def main(config: dict[str, Any]) -> None:
+    """Serve jobs until stdin closes (the host went away: the container then exits)."""
+    if os.getpid() != 1:  # it stops and kills every process it can signal: never on a host
+        raise SystemExit("the executor only runs as PID 1 of a sandbox container")
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2):
+        signal.signal(sig, signal.SIG_IGN)
+    set_non_dumpable()
+    wipe_dir(WORK_ROOT)
+    executor = Executor(config)
+    send_frame({"ready": True, "pid": os.getpid(), "zygote": executor.zygote.pid})
+    while True:
+        job = read_frame()
+        if job is None:
+            return
+        try:
+            result = executor.run_job(job)
+        except Exception as exc:
+            result = {"id": job.get("id"), "fault": f"{type(exc).__name__}: {exc}"[:1000]}
+        result["healthy"] = executor.zygote.is_alive
+        send_frame(result)

@@ -1,0 +1,116 @@
+"""Wire models of `POST /code`: programs with assert / call / stdio tests, per-test verdicts."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from services.verifier.schemas.common import ItemResult, WireModel
+
+
+class AssertTest(WireModel):
+    kind: Literal["assert"]
+    code: str = Field(
+        description=(
+            "Python test code calling the candidate's functions, e.g. `assert add(1, 2) == 3` "
+            "or HumanEval's `def check(candidate): ...` + `check(add)`. It runs in a process of "
+            "its own; the candidate's functions are called across a boundary and return plain "
+            "data (None, bool, int, float, str, bytes, list, tuple, dict, set)."
+        )
+    )
+
+
+class CallTest(WireModel):
+    kind: Literal["call"]
+    fn: str = Field(description="Name of the candidate's top-level function.")
+    args: list[Any] = Field(default_factory=list, description="Positional arguments (JSON).")
+    kwargs: dict[str, Any] = Field(default_factory=dict, description="Keyword arguments (JSON).")
+    expected: Any = Field(
+        description=(
+            "Expected return value, compared on the trusted side with JSON types: a tuple "
+            "matches a list, bool never matches a number, an int matches only an int."
+        )
+    )
+    float_tolerance: float | None = Field(
+        None, ge=0, description="Absolute-or-relative tolerance for expected floats."
+    )
+
+
+class StdioTest(WireModel):
+    kind: Literal["stdio"]
+    stdin: str = Field("", description="Standard input.")
+    stdout: str = Field(
+        description=(
+            "Expected standard output; lines are compared after trimming and collapsing "
+            "whitespace (trailing blank lines ignored; the line counts must match)."
+        )
+    )
+    float_tolerance: float | None = Field(
+        None, ge=0, description="Tokens that parse as numbers match within this tolerance."
+    )
+
+
+CodeTest = Annotated[AssertTest | CallTest | StdioTest, Field(discriminator="kind")]
+
+
+class CodeItem(WireModel):
+    id: str | None = Field(None, description="Caller's id, echoed in the result.")
+    response: str | None = Field(
+        None, description="A model output: the last fenced code block of `language` is taken."
+    )
+    code: str | None = Field(None, description="The program itself (instead of `response`).")
+    language: Literal["python", "cpp"] = Field("python", description="python | cpp (g++).")
+    tests: list[CodeTest] = Field(min_length=1, description="At least one test.")
+    timeout_s: float | None = Field(
+        None, gt=0, description="Wall deadline per test; capped by the server's maximum."
+    )
+    memory_mb: int | None = Field(
+        None, gt=0, description="Address-space limit per run; capped by the server's maximum."
+    )
+    stop_on_first_failure: bool = Field(
+        False, description="Skip the remaining tests after the first failure (they count 0)."
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> CodeItem:
+        if (self.response is None) == (self.code is None):
+            raise ValueError("send exactly one of `response` and `code`")
+        if self.language == "cpp" and any(t.kind != "stdio" for t in self.tests):
+            raise ValueError("cpp items take stdio tests only")
+        return self
+
+
+class CodeRequest(WireModel):
+    items: list[CodeItem] = Field(min_length=1, description="The batch; results come in order.")
+
+
+class TestStatus(StrEnum):
+    """One test's outcome; all are the candidate's doing (the verifier's faults are item errors)."""
+
+    passed = "passed"
+    failed = "failed"
+    timed_out = "timed_out"
+    memory_exceeded = "memory_exceeded"
+    runtime_error = "runtime_error"
+    compile_error = "compile_error"
+
+
+class TestVerdict(BaseModel):
+    __test__ = False  # not a pytest class
+
+    status: TestStatus
+    elapsed_s: float = Field(description="Wall time of this test's run.")
+    detail: str = Field("", description="Assertion line, first differing line, stderr tail...")
+
+
+class CodeResult(ItemResult):
+    """`passed` iff every test passed; `timed_out` iff every failing test timed out; reward =
+    passed / total; `error` (reward null) only when the sandbox failed, not the candidate."""
+
+    tests: list[TestVerdict] = Field(default_factory=list, description="One verdict per test.")
+
+
+class CodeResponse(BaseModel):
+    results: list[CodeResult]
