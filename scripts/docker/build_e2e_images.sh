@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Build the verifier and CPU trainer images on a machine with no image registry and no TLS to
+# PyPI from inside containers (CI here): a local debootstrap base with python3-venv, host-built
+# wheelhouses served over plain HTTP on loopback, `docker build --network host`.
+# Real users do not need this: `docker compose build` uses the public bases and PyPI.
+#
+# Usage: build_e2e_images.sh [VERIFIER_TAG] [TRAINER_TAG]
+#   defaults rlvr-verifier:e2e rlvr-trainer:cpu-e2e; RLVR_SKIP_TRAINER=1 builds the verifier only.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+verifier_tag=${1:-rlvr-verifier:e2e}
+trainer_tag=${2:-rlvr-trainer:cpu-e2e}
+base=${RLVR_LOCAL_PY_BASE:-rlvr-pybase:bookworm}
+wheels=${RLVR_WHEELHOUSE:-build/wheels}
+python=${PYTHON:-.venv/bin/python}
+
+step() { echo "==> [$(date +%T)] $*"; }
+
+step "local base $base (debootstrap minbase + python3-venv)"
+bash scripts/docker/build_base_image.sh "$base" python3-venv
+
+step "wheelhouses under $wheels"
+[ -d "$wheels/verifier" ] || bash scripts/docker/wheelhouse.sh "$wheels/verifier" verifier
+if [ "${RLVR_SKIP_TRAINER:-0}" != 1 ] && [ ! -d "$wheels/trainer" ]; then
+  # torch pinned to the CPU build: a CPU image does not need GBs of CUDA libraries
+  bash scripts/docker/wheelhouse.sh "$wheels/trainer" trainer "torch==2.13.0"
+fi
+
+port=$("$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$python" -m http.server "$port" --bind 127.0.0.1 --directory "$wheels" >/dev/null 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do
+  "$python" -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break
+  sleep 0.1
+done
+
+build() {  # build TAG DOCKERFILE WHEEL_SUBDIR [--build-arg ...]
+  local tag=$1 dockerfile=$2 sub=$3
+  shift 3
+  step "docker build $tag ($dockerfile)"
+  docker build -q --network host -f "$dockerfile" -t "$tag" \
+    --build-arg BASE_IMAGE="$base" \
+    --build-arg PIP_INSTALL_ARGS="--no-index --find-links http://127.0.0.1:$port/$sub/" \
+    "$@" . >/dev/null
+}
+# No Lean here: no registry reachable from this machine carries a toolchain.
+build "$verifier_tag" Dockerfile.verifier verifier --build-arg INSTALL_LEAN=false
+if [ "${RLVR_SKIP_TRAINER:-0}" != 1 ]; then
+  build "$trainer_tag" Dockerfile.trainer trainer --build-arg TORCH_INDEX_URL=
+fi
+step "images built"
