@@ -17,6 +17,7 @@ from services.verifier.schemas.common import (
     Status,
     WireModel,
 )
+from services.verifier.schemas.lean import LeanItem, LeanRequest, LeanResponse, LeanResult
 from services.verifier.schemas.math import MathItem, MathRequest, MathResponse, MathResult
 
 __all__ = [
@@ -29,6 +30,10 @@ __all__ = [
     "ErrorResponse",
     "HealthResponse",
     "ItemResult",
+    "LeanItem",
+    "LeanRequest",
+    "LeanResponse",
+    "LeanResult",
     "MathItem",
     "MathRequest",
     "MathResponse",

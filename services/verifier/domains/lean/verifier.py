@@ -1,22 +1,259 @@
-"""LeanVerifier: PLACEHOLDER until the lean domain lands."""
+"""LeanVerifier: pre-check, then reference + submission + trusted check on a warm REPL, per item.
+
+Without a toolchain (`repl` not found) the verifier still starts: `/health` says why it is not ok
+and every item that passed the pre-check gets an `error` verdict (reward null) with that detail,
+without waiting. Items are judged concurrently, as many at once as the pool has REPLs.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+import logging
+import shutil
+import time
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
 
+from services.verifier.domains.lean.check import (
+    SUBMISSION_LINE_OFFSET,
+    CheckNames,
+    Judgement,
+    check_command,
+    judge_check,
+    judge_submission,
+    reference_command,
+    reference_name,
+    shift_lines,
+    submission_command,
+)
 from services.verifier.domains.lean.config import LeanSettings
-from services.verifier.schemas.common import DomainHealth
+from services.verifier.domains.lean.pool import HeaderFailed, ReplPool, WarmRepl
+from services.verifier.domains.lean.precheck import precheck
+from services.verifier.domains.lean.protocol import LeanMessage
+from services.verifier.domains.lean.repl import ReplCrashed, ReplTimeout
+from services.verifier.domains.lean.source import (
+    Statement,
+    StatementError,
+    last_lean_block,
+    parse_statement,
+    proof_code,
+)
+from services.verifier.schemas.common import DomainHealth, Status
+from services.verifier.schemas.lean import LeanItem, LeanMessageOut, LeanResult
+
+log = logging.getLogger(__name__)
+
+_MAX_REFERENCES_PER_REPL = 256
+
+
+def find_toolchain(settings: LeanSettings) -> str | None:
+    """None when the REPL can be started, else a sentence saying what is missing."""
+    argv = settings.command()
+    if not argv:
+        return "VERIFIER_LEAN__REPL_COMMAND is empty"
+    program = argv[0]
+    if shutil.which(program) is None and not (
+        Path(program).is_file() and Path(program).stat().st_mode & 0o111
+    ):
+        return (
+            f"no Lean toolchain: `{program}` not found (install with docker/lean/install_lean.sh, "
+            "or set VERIFIER_LEAN__REPL_PATH / VERIFIER_LEAN__REPL_COMMAND)"
+        )
+    project = settings.project_dir
+    if project and not settings.repl_command and not Path(project).is_dir():
+        return f"VERIFIER_LEAN__PROJECT_DIR {settings.project_dir} is not a directory"
+    return None
+
+
+@dataclass(frozen=True)
+class Job:
+    """An item that passed the pre-check: what to send to Lean."""
+
+    index: int
+    item: LeanItem
+    header: str
+    statement: Statement
+    code: str
+    timeout_s: float
+
+
+def _result(
+    item: LeanItem,
+    status: Status,
+    detail: str,
+    started: float,
+    messages: Sequence[LeanMessage] = (),
+    axioms: Sequence[str] = (),
+) -> LeanResult:
+    reward = None if status is Status.error else (1.0 if status is Status.passed else 0.0)
+    return LeanResult(
+        id=item.id,
+        status=status,
+        reward=reward,
+        detail=detail,
+        elapsed_s=time.perf_counter() - started,
+        messages=[
+            LeanMessageOut(severity=m.severity, line=m.line, column=m.column, text=m.text)
+            for m in messages
+        ],
+        axioms=list(axioms),
+    )
 
 
 class LeanVerifier:
-    def __init__(self, settings: LeanSettings) -> None:
+    def __init__(self, settings: LeanSettings, pool: ReplPool | None) -> None:
         self.settings = settings
+        self.pool = pool
+        self.unavailable = (
+            "disabled by settings (VERIFIER_LEAN__IS_ENABLED=false)"
+            if not settings.is_enabled
+            else find_toolchain(settings)
+        )
+
+    # -- preparation (no Lean) -------------------------------------------------------------
+    def _prepare(self, index: int, item: LeanItem, started: float) -> Job | LeanResult:
+        header = item.header if item.header is not None else self.settings.default_header
+        refusal = precheck(header, allow_imports=True)
+        if refusal:
+            return _result(item, Status.error, f"header {refusal.detail}", started)
+        try:
+            statement = parse_statement(item.statement)
+        except StatementError as exc:
+            return _result(item, Status.error, str(exc), started)
+        refusal = precheck(item.statement)
+        if refusal:
+            return _result(item, Status.error, f"statement {refusal.detail}", started)
+        if item.proof is not None:
+            proof = item.proof
+        else:
+            block = last_lean_block(item.response or "")
+            if block is None:
+                return _result(item, Status.failed, "no ```lean block in the response", started)
+            proof = block
+        if not proof.strip():
+            return _result(item, Status.failed, "the proof is empty", started)
+        refusal = precheck(proof)
+        if refusal:
+            return _result(item, Status.failed, refusal.detail, started)
+        timeout_s = min(
+            item.timeout_s or self.settings.default_timeout_s, self.settings.max_timeout_s
+        )
+        return Job(index, item, header, statement, proof_code(statement, proof), timeout_s)
+
+    # -- the Lean part ---------------------------------------------------------------------
+    async def _reference(
+        self, warm: WarmRepl, statement: Statement, deadline: float
+    ) -> tuple[str, int] | str:
+        """The reference axiom's (name, env) in this REPL, or why the statement failed."""
+        key = statement.signature
+        cached = warm.references.get(key)
+        if cached is not None:
+            warm.references.move_to_end(key)
+            return cached
+        name = reference_name()
+        reply = await warm.run(
+            reference_command(statement, name), warm.header_env, deadline - time.monotonic()
+        )
+        if reply.env is None or reply.errors:
+            why = reply.error or reply.errors[0].text
+            return f"the statement does not elaborate: {why.strip().splitlines()[0][:300]}"
+        warm.references[key] = (name, reply.env)
+        while len(warm.references) > _MAX_REFERENCES_PER_REPL:
+            warm.references.popitem(last=False)
+        return name, reply.env
+
+    async def _check(self, warm: WarmRepl, job: Job, started: float) -> LeanResult:
+        deadline = time.monotonic() + job.timeout_s
+        reference = await self._reference(warm, job.statement, deadline)
+        if isinstance(reference, str):
+            return _result(job.item, Status.error, reference, started)
+        ref_name, ref_env = reference
+        names = CheckNames.fresh(job.statement.name, ref_name)
+        warm.repl.proofs += 1
+        reply = await warm.run(
+            submission_command(job.code, names), ref_env, deadline - time.monotonic()
+        )
+        messages = shift_lines(reply.messages, SUBMISSION_LINE_OFFSET)
+        verdict: Judgement | None = judge_submission(reply)
+        if verdict is None:
+            if reply.env is None:
+                return _result(job.item, Status.error, "the REPL gave no env", started, messages)
+            check_reply = await warm.run(
+                check_command(names), reply.env, deadline - time.monotonic()
+            )
+            verdict = judge_check(check_reply, names)
+        status = Status.passed if verdict.is_passed else Status.failed
+        return _result(job.item, status, verdict.detail, started, messages, verdict.axioms)
+
+    async def _run(self, job: Job, started: float) -> LeanResult:
+        assert self.pool is not None
+        try:
+            async with self.pool.acquire(job.header) as warm:
+                return await self._check(warm, job, started)
+        except ReplTimeout:
+            return _result(
+                job.item,
+                Status.timed_out,
+                f"no verdict within {job.timeout_s:g} s; the REPL was killed",
+                started,
+            )
+        except HeaderFailed as exc:
+            return _result(job.item, Status.error, str(exc), started)
+        except ReplCrashed as exc:
+            return _result(job.item, Status.error, f"the Lean REPL failed: {exc}", started)
+        except Exception:  # our own bug: one item's error, logged, never the whole batch
+            log.exception("lean verification failed for item %s", job.index)
+            return _result(job.item, Status.error, "internal error; see server logs", started)
+        finally:
+            self.pool.release_admission()
+
+    async def verify_batch(self, items: Sequence[LeanItem]) -> list[LeanResult]:
+        started = time.perf_counter()
+        prepared = [self._prepare(i, item, started) for i, item in enumerate(items)]
+        jobs = [p for p in prepared if isinstance(p, Job)]
+        if jobs and (self.unavailable or self.pool is None):
+            detail = self.unavailable or "the Lean pool is not running"
+            for job in jobs:
+                prepared[job.index] = _result(job.item, Status.error, detail, started)
+            jobs = []
+        if jobs:
+            assert self.pool is not None
+            self.pool.admit(len(jobs))  # Overloaded -> 503 for the whole batch
+            done = await asyncio.gather(*(self._run(job, time.perf_counter()) for job in jobs))
+            for job, result in zip(jobs, done, strict=True):
+                prepared[job.index] = result
+        return [p for p in prepared if isinstance(p, LeanResult)]
 
     def health(self) -> DomainHealth:
-        return DomainHealth(ok=False, detail="not implemented yet")
+        stats: dict[str, object] = {
+            "lean_toolchain": self.settings.lean_toolchain,
+            "repl_rev": self.settings.repl_rev,
+            "mathlib_rev": self.settings.mathlib_rev,
+        }
+        if self.pool is not None:
+            stats.update(self.pool.stats())
+        if self.unavailable:
+            return DomainHealth(ok=False, detail=self.unavailable, stats=stats)
+        return DomainHealth(ok=True, stats=stats)
 
 
 @asynccontextmanager
 async def open_lean_verifier(settings: LeanSettings) -> AsyncIterator[LeanVerifier]:
-    yield LeanVerifier(settings)
+    probe = LeanVerifier(settings, None)
+    if probe.unavailable:
+        log.warning("Lean verifier unavailable: %s", probe.unavailable)
+        yield probe
+        return
+    pool = ReplPool(settings)
+    verifier = LeanVerifier(settings, pool)
+    prewarm = asyncio.create_task(pool.prewarm(settings.default_header))
+    try:
+        yield verifier
+    finally:
+        prewarm.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await prewarm
+        await pool.close()

@@ -1,0 +1,124 @@
+"""The leanprover-community REPL's JSON protocol: encoding commands, framing and parsing replies.
+
+A command is one JSON object followed by a blank line (`{"cmd": ..., "env": N}`). A reply is a
+JSON object (the REPL pretty-prints it over several lines, never with a blank line inside, since
+newlines in strings are escaped) followed by a blank line: `{"env": N, "messages": [...],
+"sorries": [...]}`, where each message is `{"severity", "pos": {"line", "column"}, "endPos",
+"data"}`; absent lists mean empty. A failed request is `{"message": "..."}`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class ProtocolError(Exception):
+    """The REPL said something that is not a reply (a verifier fault, never the candidate's)."""
+
+
+@dataclass(frozen=True)
+class LeanMessage:
+    severity: str
+    line: int
+    column: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    env: int | None
+    messages: tuple[LeanMessage, ...] = ()
+    sorries: int = 0
+    error: str | None = None  # the REPL's own `{"message": ...}` (unknown env, bad JSON, ...)
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def errors(self) -> tuple[LeanMessage, ...]:
+        return tuple(m for m in self.messages if m.severity == "error")
+
+
+def encode_command(cmd: str, env: int | None = None) -> bytes:
+    """One REPL command: compact JSON on one line, then a blank line that ends it."""
+    payload: dict[str, Any] = {"cmd": cmd}
+    if env is not None:
+        payload["env"] = env
+    return (json.dumps(payload, ensure_ascii=False) + "\n\n").encode("utf-8")
+
+
+def _position(raw: Any) -> tuple[int, int]:
+    if isinstance(raw, dict):
+        line, column = raw.get("line", 0), raw.get("column", 0)
+        if isinstance(line, int) and isinstance(column, int):
+            return line, column
+    return 0, 0
+
+
+def parse_message(raw: Any) -> LeanMessage:
+    if not isinstance(raw, dict):
+        raise ProtocolError(f"message is not an object: {raw!r:.200}")
+    severity = raw.get("severity")
+    data = raw.get("data")
+    if not isinstance(severity, str) or not isinstance(data, str):
+        raise ProtocolError(f"message lacks severity/data: {raw!r:.200}")
+    line, column = _position(raw.get("pos"))
+    return LeanMessage(severity=severity, line=line, column=column, text=data)
+
+
+def parse_reply(obj: Any) -> Reply:
+    """Turn one decoded reply object into a `Reply`; raise `ProtocolError` if it is not one."""
+    if not isinstance(obj, dict):
+        raise ProtocolError(f"reply is not a JSON object: {obj!r:.200}")
+    if "env" not in obj:
+        message = obj.get("message")
+        if isinstance(message, str):
+            return Reply(env=None, error=message, raw=obj)
+        raise ProtocolError(f"reply has neither env nor message: {obj!r:.200}")
+    env = obj["env"]
+    if not isinstance(env, int) or isinstance(env, bool):
+        raise ProtocolError(f"reply env is not an integer: {env!r:.50}")
+    messages = obj.get("messages", [])
+    sorries = obj.get("sorries", [])
+    if not isinstance(messages, list) or not isinstance(sorries, list):
+        raise ProtocolError("reply messages/sorries are not lists")
+    return Reply(
+        env=env,
+        messages=tuple(parse_message(m) for m in messages),
+        sorries=len(sorries),
+        raw=obj,
+    )
+
+
+class ReplyFramer:
+    """Accumulates stdout lines and yields a reply object at each blank line that closes one.
+
+    Lines before the first `{` (a REPL build that logs progress to stdout) are skipped; text that
+    does not parse as JSON at a blank line keeps accumulating (a blank line can only end a reply
+    once the braces balance).
+    """
+
+    def __init__(self, max_chars: int = 64 * 1024 * 1024) -> None:
+        self._lines: list[str] = []
+        self._chars = 0
+        self._max_chars = max_chars
+
+    def feed(self, line: str) -> Any | None:
+        """Feed one line (without its newline); return a decoded object when one is complete."""
+        if line.strip():
+            if not self._lines and not line.lstrip().startswith("{"):
+                return None  # noise before a reply
+            self._lines.append(line)
+            self._chars += len(line)
+            if self._chars > self._max_chars:
+                raise ProtocolError(f"reply larger than {self._max_chars} characters")
+            return None
+        if not self._lines:
+            return None
+        text = "\n".join(self._lines)
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError:
+            return None  # not complete yet (or noise); keep reading
+        self._lines, self._chars = [], 0
+        return obj

@@ -1,0 +1,189 @@
+"""One REPL process: start it capped, send commands, read replies, kill it at a deadline.
+
+The process runs in its own session (process group) so that `lake env repl` and anything it
+spawns die together; its address space is capped with RLIMIT_AS. A reply that does not come by
+the deadline gets the whole group SIGKILLed: Lean has no cooperative cancellation we could trust
+with an adversarial proof. Env ids are checked to follow the REPL's own numbering (one new env per
+command), so an out-of-step reply is a protocol error, not a verdict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import resource
+import signal
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from services.verifier.domains.lean.protocol import (
+    ProtocolError,
+    Reply,
+    ReplyFramer,
+    encode_command,
+    parse_reply,
+)
+
+_STREAM_LIMIT = 64 * 1024 * 1024
+_STDERR_TAIL = 4000
+
+
+class ReplTimeout(Exception):
+    """A command did not answer by its deadline; the REPL has been killed."""
+
+
+class ReplCrashed(Exception):
+    """The REPL exited, or answered out of protocol; it is unusable."""
+
+
+def _limit_memory(memory_mb: int) -> Callable[[], None] | None:
+    if memory_mb <= 0:
+        return None
+    limit = memory_mb * 1024 * 1024
+
+    def apply() -> None:  # runs in the child between fork and exec
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+class Repl:
+    """A started REPL. Not safe for concurrent use: the pool hands it to one task at a time."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: Path | None = None,
+        memory_limit_mb: int = 0,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.argv = list(argv)
+        self.cwd = cwd
+        self.memory_limit_mb = memory_limit_mb
+        self.env = env
+        self.proofs = 0
+        self._process: asyncio.subprocess.Process | None = None
+        self._stderr_tail = ""
+        self._stderr_task: asyncio.Task[None] | None = None
+        self._next_env = 0
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    @property
+    def is_alive(self) -> bool:
+        return self._process is not None and self._process.returncode is None
+
+    async def start(self) -> None:
+        self._process = await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            cwd=self.cwd,
+            env=self.env,
+            start_new_session=True,
+            preexec_fn=_limit_memory(self.memory_limit_mb),
+            limit=_STREAM_LIMIT,
+        )
+        self._stderr_task = asyncio.create_task(self._drain_stderr())
+
+    async def _drain_stderr(self) -> None:
+        assert self._process and self._process.stderr
+        while True:
+            chunk = await self._process.stderr.read(4096)
+            if not chunk:
+                return
+            tail = self._stderr_tail + chunk.decode("utf-8", "replace")
+            self._stderr_tail = tail[-_STDERR_TAIL:]
+
+    def stderr_tail(self) -> str:
+        return self._stderr_tail.strip()[-500:]
+
+    async def run(self, cmd: str, env: int | None, timeout_s: float) -> Reply:
+        """Send one command and return its reply; kill the REPL if it is late."""
+        if not self.is_alive:
+            raise ReplCrashed("REPL is not running")
+        try:
+            return await asyncio.wait_for(self._exchange(cmd, env), timeout=max(timeout_s, 0.001))
+        except TimeoutError:
+            await self.kill()
+            raise ReplTimeout(f"no reply within {timeout_s:.1f} s") from None
+        except (ProtocolError, ConnectionError, BrokenPipeError) as exc:
+            await self.kill()
+            raise ReplCrashed(f"REPL protocol failure: {exc}") from exc
+
+    async def _exchange(self, cmd: str, env: int | None) -> Reply:
+        assert self._process and self._process.stdin and self._process.stdout
+        self._process.stdin.write(encode_command(cmd, env))
+        await self._process.stdin.drain()
+        framer = ReplyFramer()
+        while True:
+            raw = await self._process.stdout.readline()
+            if not raw:
+                code = await self._wait_exit()
+                await self.kill()
+                detail = f"REPL exited (code {code})"
+                if self.stderr_tail():
+                    detail += f"; stderr: {self.stderr_tail()}"
+                raise ReplCrashed(detail)
+            obj = framer.feed(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            if obj is None:
+                continue
+            reply = parse_reply(obj)
+            if reply.env is not None:
+                if reply.env != self._next_env:
+                    raise ProtocolError(
+                        f"reply env {reply.env} out of step (expected {self._next_env})"
+                    )
+                self._next_env += 1
+            return reply
+
+    async def _wait_exit(self) -> int | None:
+        assert self._process
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._process.wait(), timeout=1.0)
+        return self._process.returncode
+
+    async def kill(self) -> None:
+        """SIGKILL the REPL's whole process group and reap it."""
+        process = self._process
+        if process is None:
+            return
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(process.wait(), timeout=5.0)
+        if self._stderr_task:
+            self._stderr_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._stderr_task
+        if process.stdin:
+            with contextlib.suppress(Exception):
+                process.stdin.close()
+
+    def rss_mb(self) -> float | None:
+        """Resident memory of the REPL's process group in MiB (Linux /proc), if readable."""
+        if not self.is_alive or self.pid is None:
+            return None
+        pgid, total_kb = self.pid, 0
+        proc = Path("/proc")
+        for entry in proc.iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                fields = stat[stat.rindex(")") + 2 :].split()
+                if int(fields[2]) != pgid:
+                    continue
+                for line in (entry / "status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total_kb += int(line.split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+        return total_kb / 1024

@@ -1,0 +1,242 @@
+"""The verdict logic and the Lean text it builds: statements, proof code, commands, judgements.
+
+Replies here are written in the REPL's reply format (as `protocol.parse_reply` reads it); they are
+constructed by hand, not recorded from a real Lean.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from services.verifier.domains.lean.check import (
+    CheckNames,
+    check_command,
+    has_sorry,
+    judge_check,
+    judge_submission,
+    parse_axioms,
+    reference_command,
+    shift_lines,
+    submission_command,
+)
+from services.verifier.domains.lean.protocol import LeanMessage, parse_reply
+from services.verifier.domains.lean.source import (
+    StatementError,
+    declares,
+    last_lean_block,
+    parse_statement,
+    proof_code,
+)
+
+NAMES = CheckNames("add_comm'", "rlvr_ref_r1", "rlvr_sec_n1", "rlvr_chk_n1")
+
+
+def msg(severity: str, data: str, line: int = 1) -> dict[str, object]:
+    return {"severity": severity, "pos": {"line": line, "column": 0}, "endPos": None, "data": data}
+
+
+# -- statements and proof code -------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "name", "signature"),
+    [
+        ("theorem foo (a b : Nat) : a + b = b + a", "foo", " (a b : Nat) : a + b = b + a"),
+        ("theorem foo (a : Nat) : a = a := by sorry", "foo", " (a : Nat) : a = a"),
+        ("theorem foo : True := sorry", "foo", " : True"),
+        ("lemma foo : True :=", "foo", " : True"),
+        ("theorem foo: True := by\n  sorry", "foo", " : True"),
+        ("  theorem Nat.foo' {n : Nat} : n = n", "Nat.foo'", " {n : Nat} : n = n"),
+        (
+            "theorem mathd_algebra_10 : abs ((120 : ℝ) / 100 * 30 - 130 / 100 * 20) = 10 := by sorry",
+            "mathd_algebra_10",
+            " : abs ((120 : ℝ) / 100 * 30 - 130 / 100 * 20) = 10",
+        ),
+    ],
+)
+def test_statement_is_split_into_name_and_signature(text: str, name: str, signature: str) -> None:
+    statement = parse_statement(text)
+    assert statement.name == name
+    assert statement.signature == signature
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def foo : Nat := 1",
+        "theorem : True",
+        "theorem foo",
+        "theorem foo : True := trivial",
+        "theorem _root_.foo : True",
+        "example : True",
+    ],
+)
+def test_bad_statement_is_rejected(text: str) -> None:
+    with pytest.raises(StatementError):
+        parse_statement(text)
+
+
+def test_reference_is_an_axiom_with_a_fresh_name_and_the_same_signature() -> None:
+    statement = parse_statement("theorem foo (a : Nat) : a + 0 = a := by sorry")
+    assert reference_command(statement, "rlvr_ref_x") == "axiom rlvr_ref_x (a : Nat) : a + 0 = a"
+
+
+def test_proof_body_is_attached_to_the_statement() -> None:
+    statement = parse_statement("theorem foo (a : Nat) : a + 0 = a")
+    assert proof_code(statement, "by simp") == "theorem foo (a : Nat) : a + 0 = a :=\nby simp"
+    assert proof_code(statement, ":= rfl") == "theorem foo (a : Nat) : a + 0 = a :=\nrfl"
+
+
+def test_full_declaration_is_kept_as_written() -> None:
+    statement = parse_statement("theorem foo (a : Nat) : a + 0 = a")
+    full = "theorem helper : True := trivial\n\ntheorem foo (a : Nat) : a + 0 = a := rfl"
+    assert proof_code(statement, full) == full
+    assert declares("lemma foo : x := y", "foo")
+    assert not declares("theorem foo' : x := y", "foo")
+    assert not declares("theorem Bar.foo : x := y", "foo")
+
+
+def test_last_lean_block_of_a_response_is_taken() -> None:
+    response = "Plan:\n```lean\nby simp\n```\nBetter:\n```lean4\nby omega\n```\nDone."
+    assert last_lean_block(response) == "by omega\n"
+    assert last_lean_block("```python\nprint(1)\n```") is None
+
+
+# -- commands ------------------------------------------------------------------------------
+def test_submission_runs_inside_a_nonce_section_closed_by_the_check() -> None:
+    sub = submission_command("theorem add_comm' : True := trivial", NAMES)
+    assert sub.splitlines()[0] == "section rlvr_sec_n1"
+    check = check_command(NAMES)
+    lines = check.splitlines()
+    assert lines[0] == "end rlvr_sec_n1"
+    assert lines[1] == (
+        "theorem _root_.rlvr_chk_n1 : type_of% @_root_.rlvr_ref_r1 := @_root_.add_comm'"
+    )
+    assert lines[2] == "#print axioms rlvr_chk_n1"
+
+
+def test_fresh_names_differ_every_time() -> None:
+    first, second = CheckNames.fresh("foo", "r"), CheckNames.fresh("foo", "r")
+    assert first.section != second.section and first.check != second.check
+    assert len(first.section) > 20
+
+
+def test_message_lines_are_relative_to_the_proof_code() -> None:
+    shifted = shift_lines((LeanMessage("error", 3, 4, "x"), LeanMessage("info", 0, 0, "y")), 1)
+    assert [(m.line, m.column) for m in shifted] == [(2, 4), (0, 0)]
+
+
+# -- #print axioms -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "'rlvr_chk_n1' depends on axioms: [propext, Classical.choice, Quot.sound]",
+            ("propext", "Classical.choice", "Quot.sound"),
+        ),
+        (
+            "'rlvr_chk_n1' depends on axioms: [propext,\n Classical.choice,\n Quot.sound]",
+            ("propext", "Classical.choice", "Quot.sound"),
+        ),
+        ("`rlvr_chk_n1` depends on axioms: [sorryAx]", ("sorryAx",)),
+        ("'rlvr_chk_n1' does not depend on any axioms", ()),
+        ("'_root_.rlvr_chk_n1' does not depend on any axioms", ()),
+        ("'rlvr_chk_n2' does not depend on any axioms", None),
+        ("'add_comm'' does not depend on any axioms", None),
+        ("[Elab.command] #print axioms rlvr_chk_n1", None),
+        ("forged: 'rlvr_chk_n1' does not depend on any axioms", None),
+    ],
+)
+def test_axioms_line_is_read_only_for_the_check_theorem(
+    text: str, expected: tuple[str, ...] | None
+) -> None:
+    assert parse_axioms(text, "rlvr_chk_n1") == expected
+
+
+# -- judgements ----------------------------------------------------------------------------
+def test_clean_submission_goes_on_to_the_check() -> None:
+    assert judge_submission(parse_reply({"env": 3})) is None
+    warn = parse_reply({"env": 3, "messages": [msg("warning", "unused variable `h`")]})
+    assert judge_submission(warn) is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        ({"env": 3, "messages": [msg("error", "unsolved goals\n⊢ False", 3)]}, "line 2"),
+        ({"env": 3, "messages": [msg("warning", "declaration uses 'sorry'")]}, "sorry"),
+        ({"env": 3, "messages": [msg("warning", "declaration uses `sorry`")]}, "sorry"),
+        ({"env": 3, "messages": [msg("warning", "declaration uses ‘sorry’")]}, "sorry"),
+        ({"env": 3, "sorries": [{"goal": "⊢ False", "proofState": 0}]}, "sorry"),
+        ({"message": "Unknown environment."}, "refused"),
+    ],
+)
+def test_submission_with_error_or_sorry_fails(reply: dict, words: str) -> None:
+    judgement = judge_submission(parse_reply(reply))
+    assert judgement is not None and not judgement.is_passed
+    assert words in judgement.detail
+
+
+def test_sorry_detector_sees_every_form() -> None:
+    assert has_sorry(parse_reply({"env": 1, "sorries": [{"goal": "x"}]}))
+    assert not has_sorry(parse_reply({"env": 1, "messages": [msg("info", "no sorries here? ok")]}))
+
+
+def axioms_reply(text: str, *extra: dict[str, object]) -> dict[str, object]:
+    return {"env": 5, "messages": [*extra, msg("info", text, 3)]}
+
+
+def test_check_with_standard_axioms_passes() -> None:
+    reply = axioms_reply("'rlvr_chk_n1' depends on axioms: [propext, Quot.sound]")
+    judgement = judge_check(parse_reply(reply), NAMES)
+    assert judgement.is_passed
+    assert judgement.axioms == ("propext", "Quot.sound")
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        (axioms_reply("'rlvr_chk_n1' depends on axioms: [sorryAx]"), "sorryAx"),
+        (
+            axioms_reply("'rlvr_chk_n1' depends on axioms: [propext, Lean.ofReduceBool]"),
+            "Lean.ofReduceBool",
+        ),
+        (axioms_reply("'rlvr_chk_n1' depends on axioms: [my_axiom]"), "my_axiom"),
+        (axioms_reply("'rlvr_chk_n1' depends on axioms: [rlvr_ref_r1]"), "rlvr_ref_r1"),
+        ({"env": 5}, "missing"),  # the reply arrived but without the report
+        (
+            {"env": 5, "messages": [msg("info", "'rlvr_chk_n2' does not depend on any axioms")]},
+            "missing",
+        ),  # a report about another (forged or stale) check
+        (
+            axioms_reply(
+                "'rlvr_chk_n1' does not depend on any axioms",
+                msg("info", "'rlvr_chk_n1' does not depend on any axioms"),
+            ),
+            "missing",
+        ),
+        (
+            {"env": 5, "messages": [msg("error", "invalid 'end', name mismatch", 1)]},
+            "namespace`/`section` open",
+        ),
+        (
+            {"env": 5, "messages": [msg("error", "unknown identifier 'add_comm''", 2)]},
+            "no unique declaration",
+        ),
+        (
+            {"env": 5, "messages": [msg("error", "type mismatch\n  add_comm'\nhas type ...", 2)]},
+            "does not prove the statement",
+        ),
+        ({"message": "Unknown environment."}, "did not run"),
+    ],
+)
+def test_check_failures_are_failed_with_a_reason(reply: dict, words: str) -> None:
+    judgement = judge_check(parse_reply(reply), NAMES)
+    assert not judgement.is_passed
+    assert words in judgement.detail
+
+
+def test_error_anywhere_in_the_check_fails_even_with_an_axioms_line() -> None:
+    reply = axioms_reply(
+        "'rlvr_chk_n1' does not depend on any axioms",
+        msg("error", "(kernel) declaration type mismatch, 'rlvr_chk_n1'", 2),
+    )
+    assert not judge_check(parse_reply(reply), NAMES).is_passed

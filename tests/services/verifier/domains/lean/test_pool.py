@@ -1,0 +1,285 @@
+"""Pool, deadlines, recycling, crashes, queue bound and verdict plumbing, against the STAND-IN REPL.
+
+`fake_repl.py` is a test double speaking the REPL's JSON protocol; it is not Lean. What these
+tests show is that our side (processes, framing, env bookkeeping, the three-command check, the
+verdicts) behaves; what Lean itself decides is covered by `test_real_lean.py` where Lean exists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.verifier.domains.lean.config import LeanSettings
+from services.verifier.domains.lean.verifier import LeanVerifier, open_lean_verifier
+from services.verifier.errors import Overloaded
+from services.verifier.schemas.common import Status
+from services.verifier.schemas.lean import LeanItem, LeanResult
+
+FAKE_REPL = Path(__file__).with_name("fake_repl.py")
+STATEMENT = "theorem add_zero' (a : Nat) : a + 0 = a := by sorry"
+HONEST = "theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp"
+
+
+def fake_command() -> str:
+    return f"{sys.executable} {FAKE_REPL}"
+
+
+@asynccontextmanager
+async def lean(log: Path | None = None, **overrides: Any) -> AsyncIterator[LeanVerifier]:
+    command = fake_command()
+    if log is not None:
+        command = f"env FAKE_REPL_LOG={log} {command}"
+    settings = LeanSettings(repl_command=command, **overrides)
+    async with open_lean_verifier(settings) as verifier:
+        yield verifier
+
+
+def item(proof: str = HONEST, **fields: Any) -> LeanItem:
+    return LeanItem(statement=fields.pop("statement", STATEMENT), proof=proof, **fields)
+
+
+async def one(verifier: LeanVerifier, proof: str = HONEST, **fields: Any) -> LeanResult:
+    [result] = await verifier.verify_batch([item(proof, **fields)])
+    return result
+
+
+def log_lines(log: Path, kind: str) -> list[str]:
+    return [line for line in log.read_text().splitlines() if line.endswith(f" {kind}")]
+
+
+async def test_honest_proof_passes_and_header_is_elaborated_once_per_repl(tmp_path: Path) -> None:
+    log = tmp_path / "repl.log"
+    async with lean(log, pool_size_per_header=1) as verifier:
+        results = await verifier.verify_batch([item() for _ in range(5)])
+        assert [r.status for r in results] == [Status.passed] * 5
+        assert all(r.reward == 1.0 and r.axioms == [] for r in results)
+        assert "kernel" in results[0].detail
+        stats = verifier.health().stats
+    assert stats["repls_started"] == 1
+    assert len(log_lines(log, "header")) == 1  # five proofs, one header elaboration
+    assert len(log_lines(log, "reference")) == 1  # the statement's reference is cached too
+    assert len(log_lines(log, "submission")) == 5
+
+
+async def test_proof_body_without_declaration_is_attached_to_the_statement() -> None:
+    async with lean() as verifier:
+        result = await one(verifier, "by simp")
+    assert result.status is Status.passed
+
+
+async def test_response_with_lean_block_is_checked() -> None:
+    async with lean() as verifier:
+        [good, missing] = await verifier.verify_batch(
+            [
+                LeanItem(statement=STATEMENT, response=f"Proof:\n```lean\n{HONEST}\n```"),
+                LeanItem(statement=STATEMENT, response="I think it is true."),
+            ]
+        )
+    assert good.status is Status.passed
+    assert missing.status is Status.failed and "```lean" in missing.detail
+
+
+@pytest.mark.parametrize(
+    ("proof", "words"),
+    [
+        ("theorem add_zero' (a : Nat) : a + 0 = a + 0 := rfl", "does not prove the statement"),
+        ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  sorry", "sorry"),
+        ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  admit", "sorry"),
+        ("axiom cheat : False\ntheorem add_zero' (a : Nat) : a + 0 = a := cheat.elim", "cheat"),
+        (HONEST + " -- fake: axiom Classical.ofNonempty", "Classical.ofNonempty"),
+        (
+            "namespace X\ntheorem add_zero' (a : Nat) : a + 0 = a := by simp\nend X",
+            "no unique declaration",
+        ),
+        (
+            "namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp",
+            "namespace`/`section` open",
+        ),
+        ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp -- fake: error", "Lean error"),
+        ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp -- fake: check_silent", "missing"),
+    ],
+)
+async def test_cheats_fail_with_a_reason(proof: str, words: str) -> None:
+    async with lean() as verifier:
+        result = await one(verifier, proof)
+    assert result.status is Status.failed and result.reward == 0.0
+    assert words in result.detail
+
+
+async def test_error_messages_are_returned_with_lines_of_the_proof() -> None:
+    async with lean() as verifier:
+        result = await one(verifier, HONEST + " -- fake: error")
+    assert result.status is Status.failed
+    [message] = result.messages
+    assert message.severity == "error" and message.line == 1  # the stand-in said line 2
+
+
+async def test_refused_construct_never_reaches_lean(tmp_path: Path) -> None:
+    log = tmp_path / "repl.log"
+    async with lean(log) as verifier:
+        result = await one(verifier, "set_option debug.skipKernelTC true\n" + HONEST)
+    assert result.status is Status.failed
+    assert "debug" in result.detail and "refused before running Lean" in result.detail
+    assert not log.exists() or not log_lines(log, "submission")
+
+
+async def test_hanging_proof_times_out_and_the_repl_is_replaced() -> None:
+    async with lean(pool_size_per_header=1) as verifier:
+        started = time.monotonic()
+        hung = await one(verifier, HONEST + " -- fake: hang", timeout_s=1.0)
+        waited = time.monotonic() - started
+        after = await one(verifier)
+        stats = verifier.health().stats
+    assert hung.status is Status.timed_out and hung.reward == 0.0
+    assert "killed" in hung.detail
+    assert 0.9 < waited < 5.0
+    assert after.status is Status.passed
+    assert stats["repls_started"] == 2 and stats["repls_recycled"] == 1
+
+
+async def test_hanging_trusted_check_times_out_too() -> None:
+    async with lean() as verifier:
+        result = await one(verifier, HONEST + " -- fake: check_hang", timeout_s=1.0)
+    assert result.status is Status.timed_out
+
+
+async def test_timeout_is_capped_by_the_server_maximum() -> None:
+    async with lean(max_timeout_s=0.5) as verifier:
+        started = time.monotonic()
+        result = await one(verifier, HONEST + " -- fake: sleep 30", timeout_s=100)
+    assert result.status is Status.timed_out
+    assert time.monotonic() - started < 5
+
+
+async def test_crash_is_an_error_verdict_and_the_next_proof_gets_a_new_repl() -> None:
+    async with lean(pool_size_per_header=1) as verifier:
+        crashed = await one(verifier, HONEST + " -- fake: crash")
+        after = await one(verifier)
+    assert crashed.status is Status.error and crashed.reward is None
+    assert "exited (code 3)" in crashed.detail
+    assert after.status is Status.passed
+
+
+async def test_memory_cap_kills_a_hungry_repl() -> None:
+    async with lean(memory_limit_mb=400) as verifier:
+        hungry = await one(verifier, HONEST + " -- fake: memory 1024")
+        after = await one(verifier)
+    assert hungry.status is Status.error and "exited" in hungry.detail
+    assert after.status is Status.passed
+
+
+async def test_forged_reply_never_passes() -> None:
+    async with lean(pool_size_per_header=1) as verifier:
+        forged = await one(verifier, HONEST + " -- fake: forge")
+        after = await one(verifier)
+    assert forged.status in {Status.failed, Status.error}
+    assert forged.reward != 1.0
+    assert after.status is Status.passed
+
+
+async def test_noise_on_stdout_before_a_reply_is_tolerated() -> None:
+    async with lean() as verifier:
+        result = await one(verifier, HONEST + " -- fake: noise")
+    assert result.status is Status.passed
+
+
+async def test_repl_is_recycled_after_max_proofs() -> None:
+    async with lean(pool_size_per_header=1, max_proofs_per_repl=2) as verifier:
+        results = [await one(verifier) for _ in range(5)]
+        stats = verifier.health().stats
+    assert all(r.status is Status.passed for r in results)
+    assert stats["repls_started"] == 3
+
+
+async def test_full_queue_refuses_the_batch_with_overloaded() -> None:
+    async with lean(max_queue=2) as verifier:
+        with pytest.raises(Overloaded) as caught:
+            await verifier.verify_batch([item() for _ in range(3)])
+        assert caught.value.headers() == {"Retry-After": "5"}
+        ok = await verifier.verify_batch([item() for _ in range(2)])
+    assert [r.status for r in ok] == [Status.passed, Status.passed]
+
+
+async def test_items_run_concurrently_on_the_pool() -> None:
+    slow = HONEST + " -- fake: sleep 0.6"
+    async with lean(pool_size_per_header=4, max_repls=4) as verifier:
+        await verifier.verify_batch([item() for _ in range(4)])  # warm four REPLs
+        started = time.monotonic()
+        results = await verifier.verify_batch([item(slow) for _ in range(4)])
+        elapsed = time.monotonic() - started
+    assert all(r.status is Status.passed for r in results)
+    assert elapsed < 4 * 0.6
+
+
+async def test_pool_is_keyed_by_header_and_evicts_idle_repls(tmp_path: Path) -> None:
+    log = tmp_path / "repl.log"
+    async with lean(log, max_repls=1) as verifier:
+        a = await one(verifier, header="-- header A")
+        b = await one(verifier, header="-- header B")
+        a2 = await one(verifier, header="-- header A")
+        stats = verifier.health().stats
+    assert [a.status, b.status, a2.status] == [Status.passed] * 3
+    assert stats["repls_alive"] == 1  # max_repls holds across headers
+    assert stats["repls_recycled"] >= 2  # A evicted for B, B evicted for A
+    assert len(log_lines(log, "header")) >= 3
+
+
+async def test_header_that_does_not_elaborate_is_an_error_for_its_items() -> None:
+    async with lean() as verifier:
+        results = await verifier.verify_batch(
+            [item(header="import FAKE_BAD_HEADER"), item(header="import FAKE_BAD_HEADER")]
+        )
+        good = await one(verifier)
+    assert all(r.status is Status.error and "header" in r.detail for r in results)
+    assert good.status is Status.passed
+
+
+async def test_statement_that_does_not_elaborate_is_an_error() -> None:
+    statement = "theorem add_zero' (a : Nat) : a + 0 = FAKE_BAD_STATEMENT"
+    async with lean() as verifier:
+        result = await one(verifier, "by simp", statement=statement)
+    assert result.status is Status.error and "statement does not elaborate" in result.detail
+
+
+async def test_malformed_statement_is_an_error_without_lean() -> None:
+    async with lean() as verifier:
+        result = await one(verifier, "by simp", statement="def f := 1")
+    assert result.status is Status.error and result.reward is None
+
+
+async def test_without_a_toolchain_items_get_an_error_fast() -> None:
+    settings = LeanSettings(repl_path="/nonexistent/lean/repl")
+    async with open_lean_verifier(settings) as verifier:
+        health = verifier.health()
+        started = time.monotonic()
+        results = await verifier.verify_batch([item(), item("#exit")])
+    assert not health.ok and "no Lean toolchain" in health.detail
+    assert results[0].status is Status.error and "no Lean toolchain" in results[0].detail
+    assert results[1].status is Status.failed  # the pre-check needs no Lean
+    assert time.monotonic() - started < 0.5
+
+
+async def test_disabled_verifier_reports_why() -> None:
+    async with open_lean_verifier(LeanSettings(is_enabled=False)) as verifier:
+        result = await one(verifier)
+        health = verifier.health()
+    assert result.status is Status.error and "disabled" in result.detail
+    assert not health.ok
+
+
+async def test_concurrent_batches_share_the_pool_without_mixing_replies() -> None:
+    cheat = "theorem add_zero' (a : Nat) : a + 0 = a + 0 := rfl"
+    async with lean(pool_size_per_header=2, max_repls=2) as verifier:
+        batches = await asyncio.gather(
+            *(verifier.verify_batch([item(), item(cheat), item()]) for _ in range(4))
+        )
+    for results in batches:
+        assert [r.status for r in results] == [Status.passed, Status.failed, Status.passed]

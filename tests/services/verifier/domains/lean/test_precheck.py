@@ -1,0 +1,152 @@
+"""The pre-check: every construct the issue forbids, their spelling tricks, and honest proofs."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.verifier.domains.lean.precheck import attribute_names, normalize, precheck
+
+REFUSED = [
+    # (source, construct named in the refusal)
+    ("import Mathlib\ntheorem t : True := trivial", "import"),
+    ("prelude\ntheorem t : True := trivial", "prelude"),
+    ("set_option debug.skipKernelTC true\ntheorem t : False := sorry", "debug option"),
+    ("set_option  debug.skipKernelTC  true in\ntheorem t : 1 = 2 := rfl", "debug option"),
+    ("set_option\n\tdebug.skipKernelTC true", "debug option"),
+    ("set_option debug . skipKernelTC true", "debug option"),
+    ("set_option «debug».skipKernelTC true", "debug option"),
+    ("set_option «debug.skipKernelTC» true", "debug option"),
+    ("set_option debug.«skipKernelTC» true", "debug option"),
+    ("set_option /- hi -/ debug.byAsSorry true", "debug option"),
+    ("unsafe def f : Nat := 0", "unsafe"),
+    ('@[extern "lean_nat_add"] def f (n : Nat) : Nat := n', "extern"),
+    ("@[implemented_by g] def f (n : Nat) : Nat := n", "implemented_by"),
+    ("attribute [implemented_by g] f", "implemented_by"),
+    ('run_cmd Lean.logInfo "hi"', "run_cmd"),
+    ("theorem t : True := by run_tac pure ()", "run_tac"),
+    ("run_elab pure ()", "run_elab"),
+    ("run_meta pure ()", "run_meta"),
+    ('elab "foo" : tactic => pure ()', "elab"),
+    ("elab_rules : tactic | `(tactic| foo) => pure ()", "elab_rules"),
+    ("macro_rules | `(tactic| decide) => `(tactic| sorry)", "macro_rules"),
+    ('macro "triv" : tactic => `(tactic| sorry)', "macro"),
+    ('syntax "foo" : tactic', "syntax"),
+    ('local notation "ℕ" => Unit', "notation"),
+    ('notation3 "x" => 1', "notation"),
+    ('infixl:65 " +\' " => HAdd.hAdd', "infix"),
+    ('prefix:max "√" => Nat.sqrt', "prefix"),
+    ('postfix:max "!" => Nat.factorial', "postfix"),
+    ("#guard_msgs in\ntheorem t : False := sorry", "#guard_msgs"),
+    ("#guard 1 = 1", "#guard"),
+    ("theorem t : False := by\n  exact sorry\n#exit", "#exit"),
+    ('#eval IO.println "{\\"env\\": 3}"', "#eval"),
+    ("#eval! (pure () : IO Unit)", "#eval"),
+    ("theorem t : 2 + 2 = 4 := by native_decide", "native_decide"),
+    ("theorem t : P := Lean.ofReduceBool _ _ rfl", "ofReduceBool"),
+    ("initialize foo : IO.Ref Nat ← IO.mkRef 0", "initialize"),
+    ("builtin_initialize pure ()", "initialize"),
+    ("simproc foo (_) := fun _ => pure .continue", "simproc"),
+    ("declare_syntax_cat foo", "declare_*"),
+    ("register_simp_attr my_simp", "register_*"),
+    ("unif_hint (x : Nat) where x =?= 0 ⊢ x + 0 =?= 0", "unif_hint"),
+    ("theorem t : True := by_elab pure (Lean.mkConst ``True.intro)", "by_elab"),
+    ('binder_predicate x " > " y:term => `($x > $y)', "binder_predicate"),
+    # attributes that register code Lean runs
+    (
+        "@[command_elab Lean.Parser.Command.printAxioms] def f : Lean.Elab.Command.CommandElab := "
+        "fun _ => pure ()",
+        "@[command_elab]",
+    ),
+    ("@[term_elab Lean.Parser.Term.typeOf] def f := 0", "@[term_elab]"),
+    ("@[tactic Lean.Parser.Tactic.decide] def f := 0", "@[tactic]"),
+    ("@[macro Lean.Parser.Term.typeOf] def f := 0", "macro"),
+    ("@[delab app.Eq] def f := 0", "@[delab]"),
+    ("@[app_unexpander Eq] def f := 0", "@[app_unexpander]"),
+    ("@[init foo] def f := 0", "@[init]"),
+    ("@[csimp] theorem f : @a = @b := rfl", "@[csimp]"),
+    ("@[norm_num _ + _] def f := 0", "@[norm_num]"),
+    ("@[simp, local command_elab x] def f := 0", "@[command_elab]"),
+    ("attribute [local command_elab Lean.Parser.Command.printAxioms] f", "@[command_elab]"),
+    ("@[aesop safe tactic] def f : Lean.Elab.Tactic.TacticM Unit := pure ()", "@[... tactic]"),
+    ("@[builtin_command_elab x] def f := 0", "@[builtin_command_elab]"),
+    ("@[command_parser] def f := 0", "@[command_parser]"),
+    # brackets hidden in literals so that a naive reader ends the attribute list early
+    ('@[simp "]", norm_num x] def f := 0', "@[...]"),
+    ("@[simp ']', positivity x] def f := 0", "@[...]"),
+    # spelling tricks
+    ("«#exit»", "#exit"),
+    ("#e\u200bxit", "#exit"),
+    ("#\uff45xit", "#exit"),  # fullwidth e, folded by NFKC
+    ("«run_cmd» foo", "run_cmd"),
+    ("@[«command_elab» Lean.Parser.Command.printAxioms] def f := 0", "@[command_elab]"),
+    ("@[«implemented_by» g] def f := 0", "implemented_by"),
+    ("«unsafe» def f : Nat := 0", "unsafe"),
+    # in a comment or string it is refused too: we do not trust a comment scanner
+    ("-- #exit\ntheorem t : True := trivial", "#exit"),
+    ("/- macro_rules -/ theorem t : True := trivial", "macro_rules"),
+    ('theorem t : True := trivial\n"--" #eval 1', "#eval"),
+    ("theorem t : True := by\n  trivial\x00", "'\\x00'"),
+]
+
+
+@pytest.mark.parametrize(("source", "construct"), REFUSED, ids=[c for _, c in REFUSED])
+def test_forbidden_construct_is_refused_with_its_name(source: str, construct: str) -> None:
+    refusal = precheck(source)
+    assert refusal is not None, source
+    assert refusal.construct == construct
+    assert construct in refusal.detail
+    assert "refused before running Lean" in refusal.detail
+
+
+HONEST = [
+    "theorem t (a b : Nat) : a + b = b + a := by\n  omega",
+    "theorem t (a b : Nat) : a + b = b + a := Nat.add_comm a b",
+    "@[simp] theorem helper (n : Nat) : n + 0 = n := rfl\ntheorem t : 1 + 0 = 1 := by simp",
+    "open Nat in\ntheorem t (n : Nat) : n ≤ n + 1 := Nat.le_succ n",
+    "theorem t : ∀ n : Nat, n = n := fun n => rfl",
+    "set_option maxHeartbeats 400000 in\ntheorem t : True := trivial",
+    "theorem t (xs : List Nat) : xs.reverse.reverse = xs := by simp [List.isPrefix_iff]",
+    "theorem t (a : Nat) (elab' : a = a) : True := trivial",  # `elab'` is an identifier
+    "@[local instance] def inst : Inhabited Nat := ⟨0⟩\ntheorem t : True := trivial",
+    "attribute [-simp] Nat.add_eq\ntheorem t : True := trivial",
+    "@[elab_as_elim] theorem rec' {P : Nat → Prop} : P 0 → ∀ n, P n := sorry",
+    "theorem t : (3 : Nat) ∣ 6 := by decide",
+    "theorem t (a : Nat) (h : a.prefix_ok = 1) : True := trivial",
+    "@[simp] theorem h' (n : Nat) : n * 1 = n := Nat.mul_one n",
+    '@[to_additive "a doc, with a comma"] theorem t : True := trivial',
+]
+
+
+@pytest.mark.parametrize("source", HONEST)
+def test_honest_source_passes_the_precheck(source: str) -> None:
+    assert precheck(source) is None
+
+
+def test_header_may_import_but_not_switch_the_kernel_off() -> None:
+    assert precheck("import Mathlib\nopen Real", allow_imports=True) is None
+    refusal = precheck("import Mathlib\nset_option debug.skipKernelTC true", allow_imports=True)
+    assert refusal is not None and refusal.construct == "debug option"
+    assert precheck("prelude", allow_imports=True) is not None
+
+
+def test_refusal_names_the_line() -> None:
+    refusal = precheck("theorem t : True := by\n  trivial\n\n#exit")
+    assert refusal is not None and refusal.line == 4
+
+
+def test_normalize_removes_guillemets_and_invisible_characters() -> None:
+    assert normalize("«#ex\u200bit»") == "#exit"
+
+
+@pytest.mark.parametrize(
+    ("body", "names"),
+    [
+        ("simp", ["simp"]),
+        ("local simp, -foo, instance 100", ["simp", "foo", "instance"]),
+        ("scoped command_elab x", ["command_elab"]),
+        ('to_additive "doc, with comma"', ["to_additive"]),
+        ("aesop safe apply (rule_sets := [A, B])", ["aesop"]),
+    ],
+)
+def test_attribute_names_are_split_at_top_level_commas(body: str, names: list[str]) -> None:
+    assert attribute_names(body) == names
