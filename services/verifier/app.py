@@ -54,7 +54,10 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
     app.state.metrics = ServiceMetrics()
     install_error_handlers(app)
     app.add_middleware(
-        GuardMiddleware, max_body_bytes=settings.limits.max_body_bytes, api_key=settings.api_key
+        GuardMiddleware,
+        max_body_bytes=settings.limits.max_body_bytes,
+        api_key=settings.api_key,
+        on_response=app.state.metrics.observe_request,
     )
     app.include_router(health.router)
     for module in (math, code, lean, verify):

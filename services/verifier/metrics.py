@@ -8,6 +8,8 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 
 from services.verifier.schemas.common import ItemResult
 
+# Label values stay bounded: any unknown path (a scanner's) is counted as "other".
+_KNOWN_PATHS = frozenset({"/math", "/code", "/lean", "/verify", "/openrlhf", "/health", "/metrics"})
 _LATENCY_BUCKETS_S = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60)
 
 
@@ -47,7 +49,8 @@ class ServiceMetrics:
             self.item_latency.labels(endpoint).observe(result.elapsed_s)
         self.request_latency.labels(endpoint).observe(elapsed_s)
 
-    def observe_request(self, endpoint: str, status_code: int) -> None:
+    def observe_request(self, path: str, status_code: int) -> None:
+        endpoint = path.strip("/") if path in _KNOWN_PATHS else "other"
         self.requests.labels(endpoint, str(status_code)).inc()
 
     def render(self) -> bytes:

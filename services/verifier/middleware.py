@@ -8,6 +8,7 @@ from __future__ import annotations
 import hmac
 import json
 import uuid
+from collections.abc import Callable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -39,15 +40,33 @@ async def _send_error(send: Send, status: int, code: str, message: str, request_
 class GuardMiddleware:
     """Assigns X-Request-ID, enforces `max_body_bytes` (413) and the API key (401)."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int, api_key: str | None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_body_bytes: int,
+        api_key: str | None,
+        on_response: Callable[[str, int], None] | None = None,
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.api_key = api_key
+        # Called with (path, status code) for every response, the guard's own 401/413s included.
+        self.on_response = on_response or (lambda path, code: None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        path = scope.get("path", "")
+
+        async def counted_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                self.on_response(path, int(message["status"]))
+            await send(message)
+
+        await self._guard(scope, receive, counted_send)
+
+    async def _guard(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
         raw_id = headers.get(b"x-request-id", b"")[:128]
         request_id = raw_id.decode("latin-1") if raw_id else uuid.uuid4().hex
