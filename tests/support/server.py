@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -22,6 +23,13 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@dataclass(frozen=True)
+class LiveService:
+    url: str
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+
 @contextmanager
 def running_service(
     env: Mapping[str, str] | None = None, startup_timeout_s: float = 120.0
@@ -30,6 +38,15 @@ def running_service(
 
     `env` holds `VERIFIER_*` overrides. The process is terminated (then killed) on exit.
     """
+    with live_service(env, startup_timeout_s) as service:
+        yield service.url
+
+
+@contextmanager
+def live_service(
+    env: Mapping[str, str] | None = None, startup_timeout_s: float = 120.0
+) -> Iterator[LiveService]:
+    """Like `running_service`, also exposing the process (for RSS, signals) and its log."""
     port = free_port()
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     log_path = Path(os.environ.get("RLVR_TEST_LOG_DIR", "/tmp")) / f"rlvr-verifier-{port}.log"
@@ -67,7 +84,7 @@ def running_service(
             if time.monotonic() > deadline:
                 raise RuntimeError(f"service not ready in {startup_timeout_s}s: {log_path}")
             time.sleep(0.2)
-        yield base_url
+        yield LiveService(base_url, process, log_path)
     finally:
         process.terminate()
         try:
