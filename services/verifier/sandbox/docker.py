@@ -208,6 +208,8 @@ class DockerSandbox:
             self.jobs_done += 1
             if not result.get("healthy", False) or "fault" in result:
                 self._alive = False  # answered, but must not take another job
+            if "fault" in result:  # the executor failed before judging: retry elsewhere
+                raise SandboxLost(f"sandbox {self.name}: executor fault: {result['fault']}")
             return result
 
 

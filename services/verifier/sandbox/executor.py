@@ -340,11 +340,21 @@ def child_main(request: dict[str, Any], fds: list[int]) -> None:
     os._exit(127)
 
 
+def install_exit_builtins() -> None:
+    """`exit()`/`quit()` as `site` would define them (the interpreter runs with -S)."""
+
+    def exit(code: object = None) -> None:
+        raise SystemExit(code)
+
+    builtins.exit = builtins.quit = exit  # type: ignore[assignment]
+
+
 def zygote_main(sock: socket.socket) -> None:
     """Fork one child per spawn request; report its pid, then its wait status."""
     for name in _PREIMPORT:
         with contextlib.suppress(ImportError):
             __import__(name)
+    install_exit_builtins()
     import gc
 
     gc.freeze()  # keep the warm heap out of the children's collections (fewer copied pages)
@@ -526,6 +536,10 @@ def harness_main(code: str, fds: list[int], rlimits: dict[str, int]) -> None:
 # ---------------------------------------------------------------- PID 1
 
 
+class ZygoteLost(Exception):
+    """The zygote stopped answering (a candidate killed or stopped it): retire the container."""
+
+
 class Zygote:
     def __init__(self) -> None:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -546,9 +560,10 @@ class Zygote:
 
     def spawn(self, request: dict[str, Any], fds: list[int]) -> int:
         socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
-        reply = self.receive(timeout_s=10)
+        reply = self.receive(timeout_s=5)
         if reply is None or "pid" not in reply:
-            raise RuntimeError("zygote did not answer a spawn request")
+            self.is_alive = False
+            raise ZygoteLost("the sandbox's process spawner was killed or stopped")
         return int(reply["pid"])
 
     def receive(self, timeout_s: float) -> dict[str, Any] | None:
@@ -688,6 +703,8 @@ class Run:
                 os.kill(self.harness_pid, signal.SIGKILL)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(self.harness_pid, 0)
+        with contextlib.suppress(OSError):
+            os.kill(zygote.pid, signal.SIGCONT)  # in case the candidate stopped it
         if self.pid is not None and self.status is None:
             reply = zygote.receive(timeout_s=2)
             self.status = -1 if reply is None else int(reply.get("status", -1))
@@ -928,14 +945,20 @@ class Executor:
             if stop_early and results and results[-1].get("stop"):
                 results.append({"skipped": True})
                 continue
-            result = self.run_test(test, language, code, binary, limits)
+            try:
+                result = self.run_test(test, language, code, binary, limits)
+            except ZygoteLost as exc:
+                anomalies.append("zygote lost")
+                results.append({"skipped": True, "reason": str(exc)})
+                break
             anomalies += result.pop("anomalies", [])
             result["stop"] = is_definite_failure(result)
             results.append(result)
             if not self.zygote.is_alive:
                 break
         while len(results) < len(job["tests"]):
-            results.append({"skipped": True, "reason": "executor lost its zygote"})
+            reason = "not run: the sandbox's process spawner was killed or stopped by this program"
+            results.append({"skipped": True, "reason": reason})
         return {"id": job.get("id"), "tests": results, "anomalies": sorted(set(anomalies))}
 
     def compile_job(self, source: bytes, job: dict[str, Any]) -> dict[str, Any]:

@@ -89,6 +89,8 @@ class CodeRequest(WireModel):
 class TestStatus(StrEnum):
     """One test's outcome; all are the candidate's doing (the verifier's faults are item errors)."""
 
+    __test__ = False  # not a pytest class
+
     passed = "passed"
     failed = "failed"
     timed_out = "timed_out"
