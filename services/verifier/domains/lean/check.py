@@ -2,9 +2,15 @@
 
 One proof costs three REPL commands on a warm REPL whose header env `H` is already elaborated:
 
-1. reference (once per statement and REPL): `axiom rlvr_ref_<r> <binders> : <type>` run on `H`,
-   giving env `R`. The statement is elaborated here, in the header's clean environment, before
-   the submission exists, so nothing the submission does can change what it means.
+1. reference (once per statement and REPL), run on `H`, giving env `R`:
+
+       #print axioms _root_.NAME
+       axiom rlvr_ref_<r> <binders> : <type>
+
+   The statement is elaborated here, in the header's clean environment, before the submission
+   exists, so nothing the submission does can change what it means. The first line is a probe:
+   it must fail ("unknown constant"), because if `NAME` already exists (a library theorem) the
+   check below would accept that constant without the submission proving anything.
 2. submission, on `R`: `section rlvr_sec_<n>` followed by the proof's code, giving env `S`.
    `<n>` is a fresh random nonce the submission cannot know.
 3. trusted check, on `S`, a separate command (so `#exit`, an unterminated comment or anything else
@@ -40,7 +46,7 @@ ALLOWED_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
 
 _SORRY_WARNING = re.compile(r"declaration uses\s*['`‘’\"]?sorry['`‘’\"]?", re.IGNORECASE)
 _AXIOMS_LINE = re.compile(
-    r"^\s*['`‘\"]?(?P<name>[^\s'`’\"]+)['`’\"]?\s+"
+    r"^\s*['`‘\"]?(?P<name>\S+?)['`’\"]?\s+"
     r"(?:depends on axioms:\s*\[(?P<axioms>[^\]]*)\]|does not depend on any axioms)\s*\.?\s*$",
     re.DOTALL,
 )
@@ -70,7 +76,26 @@ def reference_name() -> str:
 
 
 def reference_command(statement: Statement, reference: str) -> str:
-    return statement.declaration(name=reference, keyword="axiom")
+    """The name probe on line 1, then the reference axiom from line 2 on."""
+    probe = f"#print axioms _root_.{statement.name}"
+    return f"{probe}\n{statement.declaration(name=reference, keyword='axiom')}"
+
+
+def judge_reference(reply: Reply, statement: Statement) -> str | None:
+    """Why the reference cannot be used (the caller's statement), or None when it is fine."""
+    if reply.error is not None or reply.env is None:
+        return f"the REPL refused the statement: {first_line(reply.error or 'no env')}"
+    for message in reply.messages:
+        if message.severity == "info" and parse_axioms(message.text, statement.name) is not None:
+            return (
+                f"`{statement.name}` already exists in the header's environment; give the "
+                "statement a new name (otherwise the existing constant would be accepted as is)"
+            )
+    # Line 1 is the probe, whose "unknown constant" error is the expected outcome.
+    errors = [m for m in reply.errors if m.line != 1]
+    if errors:
+        return f"the statement does not elaborate: {first_line(errors[0].text)}"
+    return None
 
 
 def submission_command(code: str, names: CheckNames) -> str:

@@ -23,6 +23,7 @@ from services.verifier.domains.lean.check import (
     Judgement,
     check_command,
     judge_check,
+    judge_reference,
     judge_submission,
     reference_command,
     reference_name,
@@ -157,9 +158,9 @@ class LeanVerifier:
         reply = await warm.run(
             reference_command(statement, name), warm.header_env, deadline - time.monotonic()
         )
-        if reply.env is None or reply.errors:
-            why = reply.error or reply.errors[0].text
-            return f"the statement does not elaborate: {why.strip().splitlines()[0][:300]}"
+        problem = judge_reference(reply, statement)
+        if problem is not None or reply.env is None:
+            return problem or "the REPL gave no env for the statement"
         warm.references[key] = (name, reply.env)
         while len(warm.references) > _MAX_REFERENCES_PER_REPL:
             warm.references.popitem(last=False)

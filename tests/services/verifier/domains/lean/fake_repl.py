@@ -8,8 +8,10 @@ an unknown env; one new env id per command, counting from 0) and it emulates the
 behaviour of the four kinds of command the verifier sends, with crude text rules instead of
 elaboration:
 
-- a header (no `env`): a new env; `FAKE_BAD_HEADER` in it gives an error message;
-- `axiom NAME SIG`: records SIG as NAME's "type" (`FAKE_BAD_STATEMENT` -> an error);
+- a header (no `env`): a new env; `FAKE_BAD_HEADER` in it gives an error message, and
+  `FAKE_HEADER_DEFINES NAME` declares NAME there (a "library" theorem);
+- `#print axioms _root_.NAME\naxiom REF SIG`: the probe (an error unless NAME exists), then
+  records SIG as REF's "type" (`FAKE_BAD_STATEMENT` in it -> an error);
 - `section S\\n<code>`: pushes scope S, then reads `theorem|lemma NAME SIG := …` declarations,
   `namespace`/`section`/`end` lines, `axiom` declarations, and the words `sorry`/`admit`;
 - `end S\\ntheorem _root_.CHK : type_of% @_root_.REF := @_root_.NAME\\n#print axioms CHK`: fails
@@ -94,21 +96,32 @@ def run_header(cmd: str) -> dict:
     env = Env()
     if "FAKE_BAD_HEADER" in cmd:
         return reply(env, [message("error", "unknown module prefix 'FAKE_BAD_HEADER'")])
+    for name in re.findall(r"FAKE_HEADER_DEFINES (\S+)", cmd):
+        env.decls[name] = "library"
+        env.axioms[name] = set()
     sleep = re.search(r"FAKE_HEADER_SLEEP ([\d.]+)", cmd)
     if sleep:
         time.sleep(float(sleep.group(1)))
     return reply(env, [])
 
 
-def run_axiom(env: Env, cmd: str) -> dict:
+def run_reference(env: Env, cmd: str) -> dict:
     log("reference")
     env = copy_env(env)
-    name, _, sig = cmd[len("axiom ") :].partition(" ")
+    probe, _, decl = cmd.partition("\n")
+    target = probe.split()[-1].removeprefix("_root_.")
+    messages = (
+        [message("info", f"'{target}' does not depend on any axioms")]
+        if target in env.decls
+        else [message("error", f"unknown constant '{target}'")]
+    )
+    name, _, sig = decl[len("axiom ") :].partition(" ")
     if "FAKE_BAD_STATEMENT" in sig:
-        return reply(env, [message("error", "unknown identifier 'FAKE_BAD_STATEMENT'")])
+        messages.append(message("error", "unknown identifier 'FAKE_BAD_STATEMENT'", line=2))
+        return reply(env, messages)
     env.decls[name] = norm(sig)
     env.axioms[name] = {name}
-    return reply(env, [])
+    return reply(env, messages)
 
 
 def directives(code: str) -> list[tuple[str, str]]:
@@ -218,8 +231,8 @@ def handle(request: dict) -> dict:
     if not isinstance(index, int) or not 0 <= index < len(ENVS):
         return {"message": "Unknown environment."}
     env = ENVS[index]
-    if cmd.startswith("axiom "):
-        return run_axiom(env, cmd)
+    if cmd.startswith("#print axioms "):
+        return run_reference(env, cmd)
     if cmd.startswith("section "):
         return run_submission(env, cmd)
     if cmd.startswith("end "):

@@ -13,6 +13,7 @@ from services.verifier.domains.lean.check import (
     check_command,
     has_sorry,
     judge_check,
+    judge_reference,
     judge_submission,
     parse_axioms,
     reference_command,
@@ -46,7 +47,8 @@ def msg(severity: str, data: str, line: int = 1) -> dict[str, object]:
         ("theorem foo: True := by\n  sorry", "foo", " : True"),
         ("  theorem Nat.foo' {n : Nat} : n = n", "Nat.foo'", " {n : Nat} : n = n"),
         (
-            "theorem mathd_algebra_10 : abs ((120 : ℝ) / 100 * 30 - 130 / 100 * 20) = 10 := by sorry",
+            "theorem mathd_algebra_10 : abs ((120 : ℝ) / 100 * 30 - 130 / 100 * 20) = 10 "
+            ":= by sorry",
             "mathd_algebra_10",
             " : abs ((120 : ℝ) / 100 * 30 - 130 / 100 * 20) = 10",
         ),
@@ -74,9 +76,43 @@ def test_bad_statement_is_rejected(text: str) -> None:
         parse_statement(text)
 
 
-def test_reference_is_an_axiom_with_a_fresh_name_and_the_same_signature() -> None:
+def test_reference_probes_the_name_then_declares_an_axiom_with_the_same_signature() -> None:
     statement = parse_statement("theorem foo (a : Nat) : a + 0 = a := by sorry")
-    assert reference_command(statement, "rlvr_ref_x") == "axiom rlvr_ref_x (a : Nat) : a + 0 = a"
+    assert reference_command(statement, "rlvr_ref_x").splitlines() == [
+        "#print axioms _root_.foo",
+        "axiom rlvr_ref_x (a : Nat) : a + 0 = a",
+    ]
+
+
+def test_reference_is_usable_when_only_the_probe_failed() -> None:
+    statement = parse_statement("theorem foo : True")
+    reply = parse_reply({"env": 1, "messages": [msg("error", "unknown constant 'foo'", 1)]})
+    assert judge_reference(reply, statement) is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        (
+            {"env": 1, "messages": [msg("info", "'foo' does not depend on any axioms", 1)]},
+            "already exists",
+        ),
+        (
+            {
+                "env": 1,
+                "messages": [
+                    msg("error", "unknown constant 'foo'", 1),
+                    msg("error", "unknown identifier 'Foo'", 2),
+                ],
+            },
+            "does not elaborate",
+        ),
+        ({"message": "Unknown environment."}, "refused"),
+    ],
+)
+def test_unusable_reference_says_why(reply: dict, words: str) -> None:
+    problem = judge_reference(parse_reply(reply), parse_statement("theorem foo : True"))
+    assert problem is not None and words in problem
 
 
 def test_proof_body_is_attached_to_the_statement() -> None:
@@ -141,6 +177,7 @@ def test_message_lines_are_relative_to_the_proof_code() -> None:
         ("'_root_.rlvr_chk_n1' does not depend on any axioms", ()),
         ("'rlvr_chk_n2' does not depend on any axioms", None),
         ("'add_comm'' does not depend on any axioms", None),
+        ("'rlvr_chk_n1'' does not depend on any axioms", None),
         ("[Elab.command] #print axioms rlvr_chk_n1", None),
         ("forged: 'rlvr_chk_n1' does not depend on any axioms", None),
     ],
@@ -152,6 +189,10 @@ def test_axioms_line_is_read_only_for_the_check_theorem(
 
 
 # -- judgements ----------------------------------------------------------------------------
+def test_axioms_line_of_a_primed_name_is_read() -> None:
+    assert parse_axioms("'add_comm'' depends on axioms: [propext]", "add_comm'") == ("propext",)
+
+
 def test_clean_submission_goes_on_to_the_check() -> None:
     assert judge_submission(parse_reply({"env": 3})) is None
     warn = parse_reply({"env": 3, "messages": [msg("warning", "unused variable `h`")]})

@@ -249,6 +249,16 @@ async def test_statement_that_does_not_elaborate_is_an_error() -> None:
     assert result.status is Status.error and "statement does not elaborate" in result.detail
 
 
+async def test_statement_named_like_an_existing_constant_is_an_error() -> None:
+    # Otherwise a proof that merely mentions the name would be judged against the library's own
+    # theorem of that name, proving nothing.
+    async with lean() as verifier:
+        result = await one(
+            verifier, "/- theorem add_zero' -/", header="-- FAKE_HEADER_DEFINES add_zero'"
+        )
+    assert result.status is Status.error and "already exists" in result.detail
+
+
 async def test_malformed_statement_is_an_error_without_lean() -> None:
     async with lean() as verifier:
         result = await one(verifier, "by simp", statement="def f := 1")
