@@ -10,10 +10,15 @@ from a fake zero. When TRL passes `log_metric`, each call logs how many items go
 (`<name>/passed`, `<name>/failed`, `<name>/timed_out`, `<name>/error`: counts per call, which
 TRL averages over a logging step).
 
-Dataset columns read, per function:
-- `math_reward`: `answer` (the ground truth).
-- `verify_reward`: `domain` per row ("math", …) plus that domain's columns; or a `label` column
-  in the OpenRLHF/verl format (a plain ground-truth string, or a JSON object with `domain`).
+Dataset columns read, per function (the completion is always sent as the item's `response`):
+- `math_reward`: `answer` (the ground truth); optional `timeout_s`.
+- `code_reward`: `tests` (a list of test objects, or that list JSON-encoded); optional
+  `language`, `timeout_s`, `memory_mb`. The server runs the last fenced code block.
+- `lean_reward`: `statement`; optional `header`, `timeout_s`. The server checks the last
+  ```lean block.
+- `verify_reward`: `domain` per row ("math" | "code" | "lean") plus that domain's columns (None
+  where a row does not use one); or a `label` column in the OpenRLHF/verl format (a plain
+  ground-truth string, or a JSON object with `domain` and that domain's fields).
 
 The module-level functions read `$VERIFIER_URL` / `$VERIFIER_API_KEY` on first use;
 `make_reward_function` / `make_reward_functions` build the same for an explicit URL or client.
@@ -22,6 +27,7 @@ The module-level functions read `$VERIFIER_URL` / `$VERIFIER_API_KEY` on first u
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import weakref
 from collections import Counter
@@ -35,7 +41,7 @@ from services.verifier.schemas.verify import item_from_label
 
 log = logging.getLogger(__name__)
 
-Domain = Literal["math", "mixed"]
+Domain = Literal["math", "code", "lean", "mixed"]
 OnUnavailable = Literal["raise", "none"]
 RewardFunction = Callable[..., Awaitable[list[float | None]]]
 
@@ -52,14 +58,48 @@ def _column(columns: Mapping[str, Any], name: str, n: int, reward_name: str) -> 
     return list(values)
 
 
-def math_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[str, Any]]:
-    answers = _column(columns, "answer", len(texts), "math_reward")
-    return [{"response": t, "answer": str(a)} for t, a in zip(texts, answers, strict=True)]
+# Per domain: the column that must be there, then the optional columns copied when not None.
+DOMAIN_COLUMNS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "math": ("answer", ("timeout_s",)),
+    "code": ("tests", ("language", "timeout_s", "memory_mb", "stop_on_first_failure")),
+    "lean": ("statement", ("header", "timeout_s")),
+}
 
 
-# Per domain: the dataset columns copied into the item, and the field the completion fills.
-DOMAIN_COLUMNS: dict[str, tuple[str, ...]] = {"math": ("answer", "timeout_s")}
-RESPONSE_FIELDS: dict[str, str] = {"math": "response"}
+def _cell(name: str, value: Any) -> Any:
+    """A dataset cell as the wire wants it: `tests` may be stored JSON-encoded; answers as text."""
+    if name == "tests" and isinstance(value, str):
+        return json.loads(value)
+    if name == "answer" and not isinstance(value, str):
+        return str(value)
+    return value
+
+
+def domain_item(domain: str, text: str, columns: Mapping[str, Any], row: int) -> dict[str, Any]:
+    """The item of one row of `domain`, from its completion text and the dataset columns."""
+    if domain not in DOMAIN_COLUMNS:
+        raise ConfigurationError(f"row {row}: unknown domain {domain!r}; expected math/code/lean")
+    required, optional = DOMAIN_COLUMNS[domain]
+    values = columns.get(required)
+    if values is None or values[row] is None:
+        raise ConfigurationError(f"row {row} ({domain}) needs a `{required}` dataset column")
+    item: dict[str, Any] = {"response": text, required: _cell(required, values[row])}
+    for name in optional:
+        column = columns.get(name)
+        if column is not None and column[row] is not None:
+            item[name] = _cell(name, column[row])
+    return item
+
+
+def _single_domain(
+    domain: str,
+) -> Callable[[Sequence[str], Mapping[str, Any]], list[dict[str, Any]]]:
+    def build(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[str, Any]]:
+        required = DOMAIN_COLUMNS[domain][0]
+        _column(columns, required, len(texts), f"{domain}_reward")  # a clear error if missing
+        return [domain_item(domain, text, columns, row) for row, text in enumerate(texts)]
+
+    return build
 
 
 def mixed_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -68,20 +108,14 @@ def mixed_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[s
     if columns.get("domain") is None and columns.get("label") is not None:
         labels = _column(columns, "label", n, "verify_reward")
         return [
-            item_from_label(str(label), text) for label, text in zip(labels, texts, strict=True)
+            item_from_label(label if isinstance(label, str) else json.dumps(label), text)
+            for label, text in zip(labels, texts, strict=True)
         ]
     domains = _column(columns, "domain", n, "verify_reward")
-    items = []
-    for row, (domain, text) in enumerate(zip(domains, texts, strict=True)):
-        if domain not in DOMAIN_COLUMNS:
-            raise ConfigurationError(f"row {row}: unknown domain {domain!r}")
-        item: dict[str, Any] = {"domain": domain, RESPONSE_FIELDS[domain]: text}
-        for name in DOMAIN_COLUMNS[domain]:
-            values = columns.get(name)
-            if values is not None and values[row] is not None:
-                item[name] = values[row]
-        items.append(item)
-    return items
+    return [
+        {"domain": domain, **domain_item(domain, text, columns, row)}
+        for row, (domain, text) in enumerate(zip(domains, texts, strict=True))
+    ]
 
 
 def status_counts(results: Sequence[ItemResult]) -> dict[str, int]:
@@ -116,10 +150,17 @@ class _ClientPerLoop:
 
 
 _BUILDERS: dict[str, Callable[[Sequence[str], Mapping[str, Any]], list[dict[str, Any]]]] = {
-    "math": math_items,
+    "math": _single_domain("math"),
+    "code": _single_domain("code"),
+    "lean": _single_domain("lean"),
     "mixed": mixed_items,
 }
-_DEFAULT_NAMES = {"math": "math_reward", "mixed": "verify_reward"}
+_DEFAULT_NAMES = {
+    "math": "math_reward",
+    "code": "code_reward",
+    "lean": "lean_reward",
+    "mixed": "verify_reward",
+}
 
 
 def make_reward_function(
@@ -132,7 +173,7 @@ def make_reward_function(
     on_unavailable: OnUnavailable = "raise",
     **client_kwargs: Any,
 ) -> RewardFunction:
-    """An async TRL reward function for `domain` ("math", or "mixed" for `/verify`).
+    """An async TRL reward function for `domain` ("math", "code", "lean", or "mixed": `/verify`).
 
     Args:
         base_url, api_key, client_kwargs: for the `AsyncVerifierClient` built per event loop
@@ -155,8 +196,13 @@ def make_reward_function(
         items = build(texts, columns)
         verifier = clients.get()
         try:
+            results: Sequence[ItemResult]
             if domain == "math":
-                results: Sequence[ItemResult] = await verifier.math(items)
+                results = await verifier.math(items)
+            elif domain == "code":
+                results = await verifier.code(items)
+            elif domain == "lean":
+                results = await verifier.lean(items)
             else:
                 results = await verifier.verify(items)
         except VerifierClientError as exc:
@@ -200,9 +246,13 @@ def make_reward_functions(
 
 
 math_reward = make_reward_function("math")
+code_reward = make_reward_function("code")
+lean_reward = make_reward_function("lean")
 verify_reward = make_reward_function("mixed")
 
 __all__ = [
+    "code_reward",
+    "lean_reward",
     "make_reward_function",
     "make_reward_functions",
     "math_reward",

@@ -11,9 +11,11 @@ a JSON object (or a dict) with `domain` carries that domain's fields. The result
 sample) plus numeric verdict fields `passed`, `failed`, `timed_out`, `verifier_error` (0/1) that
 verl collects into `reward_extra_info`. They are numbers, not strings, so verl can average them.
 
-The service URL and key come from `$VERIFIER_URL` / `$VERIFIER_API_KEY` (one client per process:
-verl's reward workers are processes). `compute_score_batch` sends a whole batch in one call (for
-verl's `BatchRewardManager`); `compute_score_async` is for verl's async reward loop.
+The service URL and key come from `base_url=` / `api_key=` keyword arguments (verl passes
+`custom_reward_function.reward_kwargs` through) or `$VERIFIER_URL` / `$VERIFIER_API_KEY`; one
+client per process and URL (verl's reward workers are processes). `compute_score_batch` sends a
+whole batch in one (chunked, concurrent) call, for verl's `BatchRewardManager`;
+`compute_score_async` is for verl's async reward loop.
 """
 
 from __future__ import annotations
@@ -31,25 +33,27 @@ from services.verifier.schemas.common import ItemResult, Status
 from services.verifier.schemas.verify import item_from_label
 
 _lock = threading.Lock()
-_sync_clients: dict[int, VerifierClient] = {}
-_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncVerifierClient] = (
-    weakref.WeakKeyDictionary()
-)
+_sync_clients: dict[tuple[int, str | None, str | None], VerifierClient] = {}
+_async_clients: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[tuple[str | None, str | None], AsyncVerifierClient]
+] = weakref.WeakKeyDictionary()
 
 
-def _sync_client() -> VerifierClient:
-    with _lock:  # one per process: a forked worker must not reuse its parent's connections
-        client = _sync_clients.get(os.getpid())
+def _sync_client(base_url: str | None, api_key: str | None) -> VerifierClient:
+    # Keyed by pid: a forked worker must not reuse its parent's connections.
+    key = (os.getpid(), base_url, api_key)
+    with _lock:
+        client = _sync_clients.get(key)
         if client is None:
-            client = _sync_clients[os.getpid()] = VerifierClient()
+            client = _sync_clients[key] = VerifierClient(base_url, api_key=api_key)
         return client
 
 
-def _async_client() -> AsyncVerifierClient:
-    loop = asyncio.get_running_loop()
-    client = _async_clients.get(loop)
+def _async_client(base_url: str | None, api_key: str | None) -> AsyncVerifierClient:
+    per_loop = _async_clients.setdefault(asyncio.get_running_loop(), {})
+    client = per_loop.get((base_url, api_key))
     if client is None:
-        client = _async_clients[loop] = AsyncVerifierClient()
+        client = per_loop[(base_url, api_key)] = AsyncVerifierClient(base_url, api_key=api_key)
     return client
 
 
@@ -77,10 +81,13 @@ def compute_score(
     ground_truth: Any,
     extra_info: Mapping[str, Any] | None = None,
     error_score: float = 0.0,
+    base_url: str | None = None,
+    api_key: str | None = None,
     **_: Any,
 ) -> dict[str, Any]:
     """Score one sample (blocking; verl's naive reward manager calls it per sample)."""
-    (result,) = _sync_client().verify([item_for(solution_str, ground_truth)])
+    client = _sync_client(base_url, api_key)
+    (result,) = client.verify([item_for(solution_str, ground_truth)])
     return score_dict(result, error_score)
 
 
@@ -90,10 +97,13 @@ async def compute_score_async(
     ground_truth: Any,
     extra_info: Mapping[str, Any] | None = None,
     error_score: float = 0.0,
+    base_url: str | None = None,
+    api_key: str | None = None,
     **_: Any,
 ) -> dict[str, Any]:
     """Score one sample without blocking the event loop (verl's async reward loop)."""
-    (result,) = await _async_client().verify([item_for(solution_str, ground_truth)])
+    client = _async_client(base_url, api_key)
+    (result,) = await client.verify([item_for(solution_str, ground_truth)])
     return score_dict(result, error_score)
 
 
@@ -103,11 +113,14 @@ def compute_score_batch(
     ground_truths: Sequence[Any],
     extra_infos: Sequence[Mapping[str, Any] | None] | None = None,
     error_score: float = 0.0,
+    base_url: str | None = None,
+    api_key: str | None = None,
     **_: Any,
 ) -> list[dict[str, Any]]:
     """Score a whole batch in one (chunked, concurrent) call: verl's `BatchRewardManager`."""
     items = [item_for(s, g) for s, g in zip(solution_strs, ground_truths, strict=True)]
-    return [score_dict(r, error_score) for r in _sync_client().verify(items)]
+    results = _sync_client(base_url, api_key).verify(items)
+    return [score_dict(r, error_score) for r in results]
 
 
 __all__ = ["compute_score", "compute_score_async", "compute_score_batch"]

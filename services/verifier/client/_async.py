@@ -12,6 +12,8 @@ from tenacity import AsyncRetrying
 
 from services.verifier.client import _chunking
 from services.verifier.client._base import (
+    CODE,
+    LEAN,
     MATH,
     VERIFY,
     BaseClient,
@@ -21,7 +23,9 @@ from services.verifier.client._base import (
 )
 from services.verifier.client._errors import DeadlineExceeded, TransportError
 from services.verifier.client._retry import remaining_s, retrying_kwargs
+from services.verifier.schemas.code import CodeItem, CodeResult
 from services.verifier.schemas.common import HealthResponse
+from services.verifier.schemas.lean import LeanItem, LeanResult
 from services.verifier.schemas.math import MathItem, MathResult
 from services.verifier.schemas.verify import VerifyItem, VerifyResult
 
@@ -55,6 +59,18 @@ class AsyncVerifierClient(BaseClient):
     ) -> list[MathResult]:
         """Judge final answers (`POST /math`); one result per item, in order."""
         return await self._call(MATH, items, deadline_s)
+
+    async def code(
+        self, items: Iterable[CodeItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[CodeResult]:
+        """Run programs against their tests (`POST /code`); one result per item, in order."""
+        return await self._call(CODE, items, deadline_s)
+
+    async def lean(
+        self, items: Iterable[LeanItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[LeanResult]:
+        """Check Lean 4 proofs of their statements (`POST /lean`); results in order."""
+        return await self._call(LEAN, items, deadline_s)
 
     async def verify(
         self, items: Iterable[VerifyItem | Mapping[str, Any]], *, deadline_s: float | None = None

@@ -21,6 +21,8 @@ from services.verifier.client._errors import (
     error_for_status,
 )
 from services.verifier.client._retry import RetryPolicy, parse_retry_after
+from services.verifier.schemas.code import CodeItem, CodeResult
+from services.verifier.schemas.lean import LeanItem, LeanResult
 from services.verifier.schemas.math import MathItem, MathResult
 from services.verifier.schemas.verify import VerifyItem, VerifyResult
 
@@ -47,6 +49,12 @@ class _Results(BaseModel):
 
 MATH: Endpoint[MathItem, MathResult] = Endpoint(
     "/math", TypeAdapter(list[MathItem]), TypeAdapter(list[MathResult])
+)
+CODE: Endpoint[CodeItem, CodeResult] = Endpoint(
+    "/code", TypeAdapter(list[CodeItem]), TypeAdapter(list[CodeResult])
+)
+LEAN: Endpoint[LeanItem, LeanResult] = Endpoint(
+    "/lean", TypeAdapter(list[LeanItem]), TypeAdapter(list[LeanResult])
 )
 VERIFY: Endpoint[VerifyItem, VerifyResult] = Endpoint(
     "/verify", TypeAdapter(list[VerifyItem]), TypeAdapter(list[VerifyResult])

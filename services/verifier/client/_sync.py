@@ -14,6 +14,8 @@ from tenacity import Retrying
 
 from services.verifier.client import _chunking
 from services.verifier.client._base import (
+    CODE,
+    LEAN,
     MATH,
     VERIFY,
     BaseClient,
@@ -23,7 +25,9 @@ from services.verifier.client._base import (
 )
 from services.verifier.client._errors import DeadlineExceeded, TransportError
 from services.verifier.client._retry import remaining_s, retrying_kwargs
+from services.verifier.schemas.code import CodeItem, CodeResult
 from services.verifier.schemas.common import HealthResponse
+from services.verifier.schemas.lean import LeanItem, LeanResult
 from services.verifier.schemas.math import MathItem, MathResult
 from services.verifier.schemas.verify import VerifyItem, VerifyResult
 
@@ -57,6 +61,18 @@ class VerifierClient(BaseClient):
     ) -> list[MathResult]:
         """Judge final answers (`POST /math`); one result per item, in order."""
         return self._call(MATH, items, deadline_s)
+
+    def code(
+        self, items: Iterable[CodeItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[CodeResult]:
+        """Run programs against their tests (`POST /code`); one result per item, in order."""
+        return self._call(CODE, items, deadline_s)
+
+    def lean(
+        self, items: Iterable[LeanItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[LeanResult]:
+        """Check Lean 4 proofs of their statements (`POST /lean`); results in order."""
+        return self._call(LEAN, items, deadline_s)
 
     def verify(
         self, items: Iterable[VerifyItem | Mapping[str, Any]], *, deadline_s: float | None = None

@@ -13,25 +13,54 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from services.verifier.schemas.code import CodeItem, CodeResult
 from services.verifier.schemas.common import WireModel
+from services.verifier.schemas.lean import LeanItem, LeanResult
 from services.verifier.schemas.math import MathItem, MathResult
 
-Domain = Literal["math"]
+Domain = Literal["math", "code", "lean"]
+DOMAINS: tuple[str, ...] = ("math", "code", "lean")
 
 
 class MathVerifyItem(MathItem):
     domain: Literal["math"] = Field(description="Which verifier judges this item.")
 
 
+class CodeVerifyItem(CodeItem):
+    domain: Literal["code"] = Field(description="Which verifier judges this item.")
+
+
+class LeanVerifyItem(LeanItem):
+    domain: Literal["lean"] = Field(description="Which verifier judges this item.")
+
+
 class MathVerifyResult(MathResult):
     domain: Literal["math"] = "math"
 
 
-VerifyItem = Annotated[MathVerifyItem, Field(description="A domain's item plus its `domain`.")]
-VerifyResult = MathVerifyResult
+class CodeVerifyResult(CodeResult):
+    domain: Literal["code"] = "code"
 
-# The field that carries the candidate's text, per domain (filled from the completion).
-RESPONSE_FIELD: dict[str, str] = {"math": "response"}
+
+class LeanVerifyResult(LeanResult):
+    domain: Literal["lean"] = "lean"
+
+
+VerifyItem = Annotated[
+    MathVerifyItem | CodeVerifyItem | LeanVerifyItem, Field(discriminator="domain")
+]
+VerifyResult = Annotated[
+    MathVerifyResult | CodeVerifyResult | LeanVerifyResult, Field(discriminator="domain")
+]
+RESULT_TYPES: dict[str, type[MathVerifyResult | CodeVerifyResult | LeanVerifyResult]] = {
+    "math": MathVerifyResult,
+    "code": CodeVerifyResult,
+    "lean": LeanVerifyResult,
+}
+
+# The field that carries the candidate's text, per domain (filled from the completion). Code and
+# Lean take the last fenced block of `response` (```python / ```lean) on the server.
+RESPONSE_FIELD: dict[str, str] = {"math": "response", "code": "response", "lean": "response"}
 
 
 class VerifyRequest(WireModel):

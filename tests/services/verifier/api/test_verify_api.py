@@ -123,3 +123,35 @@ def test_response_of_removes_the_prompt(query: str, prompt: str, expected: str) 
 )
 def test_item_from_label_reads_plain_and_structured_labels(label: str, expected: dict) -> None:
     assert item_from_label(label, "R") == expected
+
+
+def test_verify_fans_out_to_every_domain_and_keeps_order(verifier_url: str) -> None:
+    # On this service code is disabled and Lean has no toolchain: their items come back as the
+    # verifier's `error` (reward null) while the math items around them are judged.
+    items = [
+        _math(0, right=True),
+        {
+            "domain": "code",
+            "id": "c",
+            "response": "```python\ndef f():\n    return 1\n```",
+            "tests": [{"kind": "call", "fn": "f", "expected": 1}],
+        },
+        {"domain": "lean", "id": "l", "statement": "theorem t : True", "proof": "trivial"},
+        _math(3, right=False),
+    ]
+    results = httpx.post(f"{verifier_url}/verify", json={"items": items}).json()["results"]
+    assert [(r["id"], r["domain"], r["status"], r["reward"]) for r in results] == [
+        ("m0", "math", "passed", 1.0),
+        ("c", "code", "error", None),
+        ("l", "lean", "error", None),
+        ("m3", "math", "failed", 0.0),
+    ]
+    assert "tests" in results[1] and "axioms" in results[2]  # each domain's own fields
+
+
+def test_openrlhf_scores_a_verifier_error_zero_and_flags_it(verifier_url: str) -> None:
+    label = json.dumps({"domain": "lean", "statement": "theorem t : True"})
+    body = {"query": ["Q ```lean\ntrivial\n```"], "prompts": ["Q"], "labels": [label]}
+    out = httpx.post(f"{verifier_url}/openrlhf", json=body).json()
+    assert out["rewards"] == [0.0]
+    assert out["extra_logs"]["verifier_error"] == [1.0]
