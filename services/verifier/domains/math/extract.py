@@ -23,8 +23,9 @@ _MARKER_RE = re.compile(
 )
 _DELIM_RE = re.compile(r"\$\$|\\\[|\\\]|\\\(|\\\)|(?<!\\)\$")
 _PROSE_RE = re.compile(r"[A-Za-z]{2,}[.,;:!?]?\s+[A-Za-z]{2,}")
-_NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+")
+_NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:/\d+)?|-?\.\d+")
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)|\n")
+_TEMPLATE_TAIL_RE = re.compile(r"(?:\s*<\|[a-z_]+\|>\w*)+\s*$")
 _CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)", "$": "$"}
 
 MAX_ANSWER_CHARS = 2000
@@ -37,6 +38,7 @@ class Extraction:
     answer: str | None
     source: str
     detail: str = ""
+    parts: tuple[str, ...] = ()  # the distinct boxed values when they disagree
 
 
 def extract_answer(
@@ -45,8 +47,11 @@ def extract_answer(
     same_answer: Callable[[str, str], bool] | None = None,
 ) -> Extraction:
     """The final answer of `response`; `same_answer` says whether two boxed values agree."""
-    boxed = boxed_contents(response)
-    if boxed:
+    response = _TEMPLATE_TAIL_RE.sub("", response)
+    spans = boxed_spans(response)
+    marker = _last_marker(response)
+    if spans and (marker is None or marker.start() < spans[-1][0]):
+        boxed = [content for _, content in spans]
         distinct = _distinct(boxed, same_answer or (lambda a, b: a.strip() == b.strip()))
         if len(distinct) > 1:
             shown = ", ".join(_clip(b, 40) for b in distinct[:5])
@@ -55,22 +60,24 @@ def extract_answer(
                 "boxed",
                 f"several different final answers ({len(distinct)} distinct boxed values: "
                 f"{shown}); a response must commit to one",
+                parts=tuple(d.strip() for d in distinct),
             )
         return Extraction(boxed[-1].strip(), "boxed")
-    marked = _after_last_marker(response)
-    if marked:
-        return Extraction(marked, "marker")
+    if marker is not None:
+        marked = _answer_after(response, marker.end())
+        if marked:
+            return Extraction(marked, "marker")
     whole = _whole_response_answer(response)
     if whole:
         return Extraction(whole, "whole")
-    if fallback in ("math", "math_and_number"):
-        spans = math_spans(response)
-        if spans and spans[-1].strip():
-            return Extraction(_clip(spans[-1].strip(), MAX_ANSWER_CHARS), "last_math")
     if fallback == "math_and_number":
-        number = _last_number_of_last_line(response)
-        if number:
-            return Extraction(number, "last_number")
+        last = _last_math_or_number(response)
+        if last:
+            return Extraction(last, "last_math_or_number")
+    elif fallback == "math":
+        math = math_spans(response)
+        if math and math[-1].strip():
+            return Extraction(_clip(math[-1].strip(), MAX_ANSWER_CHARS), "last_math")
     return Extraction(
         None,
         "none",
@@ -79,8 +86,10 @@ def extract_answer(
 
 
 def extract_gold(answer: str) -> str:
-    """The ground truth as a bare expression: its last boxed value, or the text unwrapped."""
+    """The ground truth as a bare expression: its boxed value(s), or the text unwrapped."""
     boxed = boxed_contents(answer)
+    if len(boxed) > 1:
+        return ", ".join(b.strip() for b in boxed)  # `\\boxed{1} and \\boxed{2}`: both parts
     if boxed:
         return boxed[-1].strip()
     return strip_math_delimiters(answer.strip())
@@ -88,11 +97,16 @@ def extract_gold(answer: str) -> str:
 
 def boxed_contents(text: str) -> list[str]:
     """Contents of the outermost `\\boxed{...}`/`\\fbox{...}` groups (and `\\boxed 5`), in order."""
-    starts = [m for m in _BOX_RE.finditer(text)]
+    return [content for _, content in boxed_spans(text)]
+
+
+def boxed_spans(text: str) -> list[tuple[int, str]]:
+    """(start, content) of each outermost boxed group, in order."""
+    starts = list(_BOX_RE.finditer(text))
     if not starts:
         return []
     pairs = _matching_braces(text)
-    found: list[str] = []
+    found: list[tuple[int, str]] = []
     covered_until = -1
     for match in starts:
         if match.start() < covered_until:
@@ -102,12 +116,12 @@ def boxed_contents(text: str) -> list[str]:
             close_at = pairs.get(open_at)
             if close_at is None:
                 continue  # unbalanced: not an answer
-            found.append(text[open_at + 1 : close_at])
+            found.append((match.start(), text[open_at + 1 : close_at]))
             covered_until = close_at
         else:
             token = re.match(r"[^\s$.,;]+", text[open_at : open_at + 200])
             if token:
-                found.append(token.group())
+                found.append((match.start(), token.group()))
                 covered_until = open_at + token.end()
     return found
 
@@ -126,7 +140,12 @@ def _matching_braces(text: str) -> dict[int, int]:
 
 def math_spans(text: str) -> list[str]:
     """Contents of `$...$`, `$$...$$`, `\\(...\\)`, `\\[...\\]` spans, in order (one pass)."""
-    spans: list[str] = []
+    return [text[start:end] for start, end in math_span_bounds(text)]
+
+
+def math_span_bounds(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each math span's content; a single pass over the delimiters."""
+    spans: list[tuple[int, int]] = []
     opener: str | None = None
     opened_at = 0
     for match in _DELIM_RE.finditer(text):
@@ -135,7 +154,7 @@ def math_spans(text: str) -> list[str]:
             if delim in _CLOSERS:
                 opener, opened_at = delim, match.end()
         elif delim == _CLOSERS[opener]:
-            spans.append(text[opened_at : match.start()])
+            spans.append((opened_at, match.start()))
             opener = None
     return spans
 
@@ -151,13 +170,15 @@ def strip_math_delimiters(text: str) -> str:
     return text
 
 
-def _after_last_marker(response: str) -> str | None:
+def _last_marker(response: str) -> re.Match[str] | None:
     last = None
     for last in _MARKER_RE.finditer(response):  # noqa: B007 — we want the last match
         pass
-    if last is None:
-        return None
-    rest = response[last.end() : last.end() + MAX_ANSWER_CHARS].lstrip(" \t:*_")
+    return last
+
+
+def _answer_after(response: str, start: int) -> str | None:
+    rest = response[start : start + MAX_ANSWER_CHARS].lstrip(" \t:*_")
     rest = rest.lstrip()
     if not rest:
         return None
@@ -171,16 +192,36 @@ def _after_last_marker(response: str) -> str | None:
         return boxed[0].strip()
     end = _SENTENCE_END_RE.search(rest)
     segment = rest[: end.start()] if end else rest
+    if _PROSE_RE.search(re.sub(r"\$[^$]*\$", " ", segment)):
+        # "The volume of $V$ is 120": the answer is the last math or number in the sentence
+        return _last_math_or_number(segment)
     spans = math_spans(segment)
-    if len(spans) == 1 and not _PROSE_RE.search(segment.replace(f"${spans[0]}$", "")):
+    if len(spans) == 1:
         return spans[0].strip()
-    segment = segment.strip().rstrip(".,;").strip("*_ ").strip()
+    segment = segment.strip().rstrip(".,;").strip("*_ \"'").strip()
+    segment = segment.replace("$", " ").strip()
     return segment or None
+
+
+def _last_math_or_number(text: str) -> str | None:
+    """Whichever comes last: the last math span or the last number outside math."""
+    bounds = [(start, end) for start, end in math_span_bounds(text) if text[start:end].strip()]
+    last_span_at = bounds[-1][0] if bounds else -1
+    tail_from = bounds[-1][1] if bounds else 0
+    number = None
+    for number in _NUMBER_RE.finditer(text, tail_from):  # noqa: B007 — we want the last match
+        pass
+    if number is not None and number.start() > last_span_at:
+        return number.group().rstrip(",")
+    if bounds:
+        start, end = bounds[-1]
+        return _clip(text[start:end].strip(), MAX_ANSWER_CHARS)
+    return None
 
 
 def _whole_response_answer(response: str) -> str | None:
     text = response.strip()
-    if not text or len(text) > 200 or "\n" in text:
+    if not text or len(text) > 200 or "\n" in text or ": " in text:
         return None
     inner = strip_math_delimiters(text).rstrip(".").strip()
     if inner != text.rstrip(".").strip():
@@ -189,16 +230,6 @@ def _whole_response_answer(response: str) -> str | None:
     if _PROSE_RE.search(without_commands):
         return None
     return inner or None
-
-
-def _last_number_of_last_line(response: str) -> str | None:
-    lines = [line for line in response.strip().splitlines() if line.strip()]
-    if not lines:
-        return None
-    last = None
-    for last in _NUMBER_RE.finditer(lines[-1][-MAX_ANSWER_CHARS:]):  # noqa: B007
-        pass
-    return last.group().rstrip(",") if last else None
 
 
 def _distinct(values: list[str], same: Callable[[str, str], bool]) -> list[str]:

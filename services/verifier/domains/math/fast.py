@@ -16,6 +16,7 @@ from services.verifier.domains.math.normalize import (
 )
 from services.verifier.domains.math.numbers import (
     Number,
+    decimal_comma_equal,
     format_number,
     numbers_equal,
     parse_number,
@@ -25,6 +26,7 @@ from services.verifier.domains.math.verdict import Conventions, Verdict
 _WORDS_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _LONG_WORD_RE = re.compile(r"[A-Za-z]{3,}")
 _UPPER_CHOICE_RE = re.compile(r"^\(?[A-J]\)?$")
+_SPACE_NOT_AFTER_COMMA_RE = re.compile(r"(?<!,) +")
 _BASE_RE = re.compile(r"^([0-9A-Za-z]+)_\{?(\d+)\}?$")
 
 
@@ -46,8 +48,10 @@ def decide_fast(gold: Normalized, pred: Normalized, conv: Conventions) -> Verdic
         return Verdict(
             same, "same base-b numeral" if same else f"{pred.key} vs {gold.key}", gold.key, pred.key
         )
-    gold_number = parse_number(gold.key)
-    pred_number = parse_number(pred.key)
+    if decimal_comma_equal(gold.key, pred.key):
+        return Verdict(True, "equal (decimal comma)", gold.key, pred.key)
+    gold_number = parse_number(_number_text(gold.latex))
+    pred_number = parse_number(_number_text(pred.latex))
     if gold_number is not None and pred_number is not None:
         return _compare_numbers(gold_number, gold.is_percent, pred_number, pred.is_percent, conv)
     if _is_words(gold.key, gold.latex) and _is_words(pred.key, pred.latex):
@@ -76,6 +80,11 @@ def _compare_numbers(
             how = "equal" if g.value == p.value else "equal after rounding"
             return Verdict(True, f"{how}: {shown_pred} = {shown_gold}", shown_gold, shown_pred)
     return Verdict(False, f"parsed {shown_pred}, expected {shown_gold}", shown_gold, shown_pred)
+
+
+def _number_text(latex: str) -> str:
+    """Spaces go, except after a comma: `32, 349` is a list, `32,349` a thousands separator."""
+    return _SPACE_NOT_AFTER_COMMA_RE.sub("", latex)
 
 
 def _per_cent(number: Number) -> Number:

@@ -10,19 +10,24 @@ Sets, tuples, intervals, matrices, equations and inequalities compare element by
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import sympy
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 
-from services.verifier.domains.math.numbers import Number, rounds_to
+from services.verifier.domains.math.numbers import Number, parse_number, rounds_to
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
 _LATEX_CONFIGS = [LatexExtractionConfig(), ExprExtractionConfig()]
 _PRECISION_DIGITS = 80
+_DECIMAL_LITERAL_RE = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
+# the decimals written in the answer being graded (set per call; a worker grades one at a time)
+_DECIMAL_LITERALS: dict[Fraction, Number] = {}
 _RANDOM_POINTS = 4
 
 
@@ -36,6 +41,8 @@ def grade(
     conv: Conventions,
 ) -> Verdict:
     """Whether `pred_latex` means the same as `gold_latex` (entry point of the worker)."""
+    global _DECIMAL_LITERALS
+    _DECIMAL_LITERALS = decimal_literals(gold_latex) | decimal_literals(pred_latex)
     gold = to_sympy(gold_latex)
     pred = to_sympy(pred_latex)
     shown_gold = _show(gold, gold_latex)
@@ -61,6 +68,20 @@ def grade(
     if gold_decimal is not None and not gold_pct and _rounds(pred, gold_decimal, conv):
         return Verdict(True, f"{shown_gold} is {shown_pred} rounded", shown_gold, shown_pred)
     return Verdict(False, f"parsed {shown_pred}, expected {shown_gold}", shown_gold, shown_pred)
+
+
+def decimal_literals(latex: str) -> dict[Fraction, Number]:
+    """Each decimal written in `latex` (`2.6667`), by exact value, with its written precision.
+
+    Lets the rounding rule apply inside tuples, intervals and matrices, where SymPy would
+    otherwise have forgotten how many places were written.
+    """
+    found: dict[Fraction, Number] = {}
+    for match in _DECIMAL_LITERAL_RE.finditer(latex[:5000]):
+        number = parse_number(match.group())
+        if number is not None and number.decimals is not None:
+            found[number.value] = number
+    return found
 
 
 def to_sympy(latex: str) -> Any:
@@ -93,6 +114,9 @@ def _clean(expr: Any) -> Any:
 
 def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
     """Structural then numeric equivalence; never true for two distinct exact numbers."""
+    if _undefined(gold) or _undefined(pred):
+        return False  # `12:00` is 12/0: no value to be equal to
+    gold, pred = _as_interval(gold), _as_interval(pred)
     if isinstance(gold, Relational) or isinstance(pred, Relational):
         return _relational_equal(gold, pred, conv)
     if isinstance(gold, sympy.MatrixBase) or isinstance(pred, sympy.MatrixBase):
@@ -125,6 +149,8 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
 def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
     if gold == pred:
         return True
+    if _rounded_decimal(gold, pred, conv) or _rounded_decimal(pred, gold, conv):
+        return True
     if gold.is_Rational and pred.is_Rational:
         return False  # exact, and already unequal
     if gold.has(sympy.zoo, sympy.nan) or pred.has(sympy.zoo, sympy.nan):
@@ -144,6 +170,18 @@ def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> 
     )
 
 
+def _rounded_decimal(decimal: sympy.Expr, exact: sympy.Expr, conv: Conventions) -> bool:
+    """`decimal` was written as a decimal and is `exact` (not itself one) rounded."""
+    if not decimal.is_Rational or exact.free_symbols:
+        return False
+    number = _DECIMAL_LITERALS.get(Fraction(int(decimal.p), int(decimal.q)))
+    if number is None:
+        return False
+    if exact.is_Rational and Fraction(int(exact.p), int(exact.q)) in _DECIMAL_LITERALS:
+        return False  # two written decimals compare exactly
+    return _rounds(exact, number, conv)
+
+
 def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
     if gold.is_rational and pred.is_rational:
         # exact values stay exact: 10^50 + 1 is not 10^50, 1/2004! is not 1/2006!
@@ -156,25 +194,17 @@ def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> b
 
 
 def _close(a: Any, b: Any, rel_tol: float) -> bool:
+    """|a - b| <= rel_tol * max(|a|, |b|), evaluated at 80 digits; False if not evaluable."""
     try:
-        difference = abs(complex(sympy.N(a - b, _PRECISION_DIGITS)))
-        scale = max(abs(complex(a)), abs(complex(b)))
-    except (TypeError, ValueError, OverflowError):
-        difference_expr = sympy.N(sympy.Abs(a - b), _PRECISION_DIGITS)
-        scale_expr = sympy.Max(sympy.Abs(a), sympy.Abs(b)).evalf(_PRECISION_DIGITS)
-        return bool(difference_expr <= rel_tol * scale_expr)
-    if scale == 0.0:
-        # tiny magnitudes underflow a complex(): compare with SymPy's own big floats
-        difference_expr = sympy.N(sympy.Abs(a - b), _PRECISION_DIGITS)
-        scale_expr = sympy.Max(sympy.Abs(a), sympy.Abs(b)).evalf(_PRECISION_DIGITS)
-        if scale_expr == 0:
-            return True
-        return bool(difference_expr <= rel_tol * scale_expr)
-    if difference > 1e-12 * scale:
+        difference = abs(sympy.N(a - b, _PRECISION_DIGITS))
+        scale = max(abs(sympy.N(a, _PRECISION_DIGITS)), abs(sympy.N(b, _PRECISION_DIGITS)))
+        if not (difference.is_Number and scale.is_Number):
+            return False
+        if scale == 0:
+            return bool(difference == 0)
+        return bool(difference <= rel_tol * scale)
+    except (TypeError, ValueError, ArithmeticError):
         return False
-    difference_expr = sympy.N(sympy.Abs(a - b), _PRECISION_DIGITS)
-    scale_expr = sympy.Max(sympy.Abs(a), sympy.Abs(b)).evalf(_PRECISION_DIGITS)
-    return bool(difference_expr <= rel_tol * scale_expr)
 
 
 def _agree_at_random_points(
@@ -198,48 +228,128 @@ def _agree_at_random_points(
 
 
 def _relational_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
-    gold = _drop_symbol_lhs(gold)
-    pred = _drop_symbol_lhs(pred)
-    if not (isinstance(gold, Relational) and isinstance(pred, Relational)):
-        if isinstance(gold, Relational) or isinstance(pred, Relational):
-            return False
-        return equivalent(gold, pred, conv)
+    if not isinstance(pred, Relational):
+        value = _gold_value(gold)  # `AB = 4`, `(p, q) = (3, 2)`: the ground truth's value
+        return not isinstance(value, Relational) and equivalent(value, pred, conv)
+    if not isinstance(gold, Relational):
+        value = _named_value(pred)  # `x = 3` against `3`; not `x + 1 = 3`
+        return not isinstance(value, Relational) and equivalent(gold, value, conv)
     if isinstance(gold, sympy.Eq) and isinstance(pred, sympy.Eq):
         if equivalent(gold.lhs, pred.lhs, conv) and equivalent(gold.rhs, pred.rhs, conv):
             return True
         if equivalent(gold.lhs, pred.rhs, conv) and equivalent(gold.rhs, pred.lhs, conv):
             return True
-        return _proportional(gold.lhs - gold.rhs, pred.lhs - pred.rhs, conv)
-    for candidate in (pred, pred.reversed):
-        if (
-            type(candidate) is type(gold)
-            and equivalent(gold.lhs, candidate.lhs, conv)
-            and equivalent(gold.rhs, candidate.rhs, conv)
-        ):
-            return True
-    return False
+        return _proportional(gold.lhs - gold.rhs, pred.lhs - pred.rhs, conv, positive=False)
+    gold_form, pred_form = _inequality_form(gold), _inequality_form(pred)
+    if gold_form is None or pred_form is None:
+        return type(gold) is type(pred) and _proportional(
+            gold.lhs - gold.rhs, pred.lhs - pred.rhs, conv, positive=False
+        )
+    (gold_expr, gold_strict), (pred_expr, pred_strict) = gold_form, pred_form
+    return gold_strict == pred_strict and _proportional(gold_expr, pred_expr, conv, positive=True)
 
 
-def _drop_symbol_lhs(expr: Any) -> Any:
-    """`x = 3` compares as `3` against a bare value (the issue's `x = 3` vs `3`)."""
+def _inequality_form(rel: Relational) -> tuple[sympy.Expr, bool] | None:
+    """`a > b` -> (a - b, strict): the relation says this expression is > 0 (or >= 0)."""
+    if isinstance(rel, sympy.StrictGreaterThan):
+        return rel.lhs - rel.rhs, True
+    if isinstance(rel, sympy.GreaterThan):
+        return rel.lhs - rel.rhs, False
+    if isinstance(rel, sympy.StrictLessThan):
+        return rel.rhs - rel.lhs, True
+    if isinstance(rel, sympy.LessThan):
+        return rel.rhs - rel.lhs, False
+    return None
+
+
+def _gold_value(gold: Any) -> Any:
+    """A ground-truth equation `AB = 4`, `|AB| = 1`, `V_1 : V_2 = 11 : 21` names its value.
+
+    Not `a + 3z = 0`: a left side with a sum is a condition, not a name.
+    """
     if (
-        isinstance(expr, sympy.Eq)
-        and isinstance(expr.lhs, sympy.Symbol)
-        and not expr.rhs.free_symbols
+        isinstance(gold, sympy.Eq)
+        and not _free(gold.rhs)
+        and _free(gold.lhs)
+        and not gold.lhs.has(sympy.Add)
     ):
+        return gold.rhs
+    return _named_value(gold)
+
+
+def _named_value(expr: Any) -> Any:
+    """`x = 3`, `f(x) = x^2`, `(p, q) = (3, 2)`: a bare name on the left names the right side."""
+    if isinstance(expr, sympy.Eq) and _is_name(expr.lhs):
         return expr.rhs
     return expr
 
 
-def _proportional(a: sympy.Expr, b: sympy.Expr, conv: Conventions) -> bool:
-    """Two equations `a = 0` and `b = 0` are the same when `a/b` is a nonzero constant."""
+def _is_name(expr: Any) -> bool:
+    if isinstance(expr, sympy.Symbol | AppliedUndef):
+        return True
+    return isinstance(expr, sympy.Tuple) and all(_is_name(e) for e in expr)
+
+
+def _free(expr: Any) -> bool:
+    return bool(getattr(expr, "free_symbols", False))
+
+
+def _undefined(value: Any) -> bool:
+    return isinstance(value, sympy.Basic) and value.has(sympy.zoo, sympy.nan)
+
+
+def _as_interval(value: Any) -> Any:
+    """`a < x <= b` (one variable between two constants) is the interval (a, b]."""
+    if not isinstance(value, sympy.And) or len(value.args) != 2:
+        return value
+    bounds: dict[str, tuple[Any, bool]] = {}
+    variable = None
+    for rel in value.args:
+        form = _bound(rel)
+        if form is None:
+            return value
+        side, term, bound, is_open = form
+        if variable is not None and term != variable:
+            return value
+        variable = term
+        bounds[side] = (bound, is_open)
+    if set(bounds) != {"low", "high"}:
+        return value
+    (low, low_open), (high, high_open) = bounds["low"], bounds["high"]
+    return sympy.Interval(low, high, left_open=low_open, right_open=high_open)
+
+
+def _bound(rel: Any) -> tuple[str, Any, Any, bool] | None:
+    if not isinstance(
+        rel, sympy.StrictLessThan | sympy.LessThan | sympy.StrictGreaterThan | sympy.GreaterThan
+    ):
+        return None
+    is_open = isinstance(rel, sympy.StrictLessThan | sympy.StrictGreaterThan)
+    small, big = (
+        (rel.lhs, rel.rhs)
+        if isinstance(rel, sympy.StrictLessThan | sympy.LessThan)
+        else (rel.rhs, rel.lhs)
+    )
+    if _free(big) and not _free(small):
+        return "low", big, small, is_open
+    if _free(small) and not _free(big):
+        return "high", small, big, is_open
+    return None
+
+
+def _proportional(a: sympy.Expr, b: sympy.Expr, conv: Conventions, positive: bool) -> bool:
+    """`a = 0` and `b = 0` (or `a > 0`, `b > 0` with `positive`) agree when a/b is a constant."""
     if a == 0 or b == 0:
-        return False
+        return bool(a == b)
     ratio = sympy.simplify(a / b)
-    return bool(ratio.is_number and ratio != 0 and ratio.is_finite)
+    if not (ratio.is_number and ratio != 0 and ratio.is_finite):
+        return False
+    return bool(ratio.is_positive) if positive else True
 
 
 def _set_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+    if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
+        return False  # an ordered answer is not matched by an unordered one
     gold_items = _as_items(gold)
     pred_items = _as_items(pred)
     if gold_items is None or pred_items is None:

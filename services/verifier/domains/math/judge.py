@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from services.verifier.domains.math.extract import extract_answer, extract_gold
+from services.verifier.domains.math.extract import boxed_contents, extract_answer, extract_gold
 from services.verifier.domains.math.fast import decide_fast
 from services.verifier.domains.math.normalize import Normalized, normalize
 from services.verifier.domains.math.numbers import Number, parse_number
@@ -56,9 +56,13 @@ class Judged:
 
 def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judged:
     extraction = extract_answer(response, fallback=fallback, same_answer=same_answer)
-    if extraction.answer is None:
-        return Judged(None, None, None, failure=extraction.detail)
     extracted = extraction.answer
+    # several boxed values are hedging, unless the ground truth itself has that many parts
+    # (`(2, 2), (6, 2)` boxed one by one): then they are one answer in pieces
+    if extracted is None and extraction.parts and len(extraction.parts) == gold_part_count(answer):
+        extracted = ", ".join(extraction.parts)
+    if extracted is None:
+        return Judged(None, None, None, failure=extraction.detail)
     if len(extracted) > MAX_NORMALIZE_CHARS:
         return Judged(
             extracted[:200],
@@ -89,6 +93,28 @@ def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judge
 @lru_cache(maxsize=8192)
 def normalized_gold(answer: str) -> Normalized:
     return normalize(extract_gold(answer)[:MAX_NORMALIZE_CHARS])
+
+
+@lru_cache(maxsize=8192)
+def gold_part_count(answer: str) -> int:
+    """How many comma-separated parts the ground truth has at the top level (or boxed values)."""
+    boxed = boxed_contents(answer)
+    if len(boxed) > 1:
+        return len(boxed)
+    text = extract_gold(answer)[:MAX_NORMALIZE_CHARS].strip()
+    for left, right in (("\\{", "\\}"), ("{", "}")):
+        if text.startswith(left) and text.endswith(right):
+            text = text[len(left) : len(text) - len(right)]  # `{1,2,3}`: a set of three parts
+            break
+    depth, parts = 0, 1
+    for char in text:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts += 1
+    return parts
 
 
 @lru_cache(maxsize=8192)

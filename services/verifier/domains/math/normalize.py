@@ -16,7 +16,9 @@ _WRAPPERS_RE = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|texttt|mathrm|mathbf|mathit|mathsf|mathtt|mbox|"
     r"operatorname|boldsymbol|bm|displaystyle|textstyle|emph|hbox)\s*\{([^{}]*)\}"
 )
-_SPACING_RE = re.compile(r"\\[,;:! ]|\\q?quad\b|\\(?:hspace|vspace)\*?\{[^{}]*\}|~")
+_SPACING_RE = re.compile(r"\\[,;: ]|\\q?quad|\\(?:hspace|vspace)\*?\{[^{}]*\}|~")
+_NEG_SPACE_RE = re.compile(r"\\!\s*")
+_AND_RE = re.compile(r"\s*,?\s*(?:\\text\{\s*(?:and|or)\s*\}|\band\b)\s*")
 _SIZING_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?:[lr])?(?![A-Za-z])\.?")
 _STYLE_RE = re.compile(r"\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits)(?![A-Za-z])")
 _FRAC_RE = re.compile(r"\\[dtc]frac(?![A-Za-z])")
@@ -44,7 +46,8 @@ _UNIT_SQ_RE = re.compile(r"(?<=[\d}])\s*(?:square|sq\.?|cubic)\s*$", re.I)
 _THOUSANDS_BRACE_RE = re.compile(r"\{,\}")
 _DIGIT_SPACE_RE = re.compile(r"(?<=\d)[ \u2009\u202f](?=\d{3}(?!\d))")
 _LHS_RE = re.compile(r"^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([A-Za-z]\))?\s*=(?!=)")
-_CHAIN_RE = re.compile(r"=")
+_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_LETTER_RE = re.compile(r"[A-Za-z]")
 _TRAILING_RE = re.compile(r"[\s.,;:]+$")
 _WS_RE = re.compile(r"\s+")
 _CHOICE_RE = re.compile(r"^\(?\s*([A-Ja-j])\s*\)?$")
@@ -63,6 +66,7 @@ class Normalized:
 
 def normalize(answer: str) -> Normalized:
     text = strip_math_delimiters(answer.strip())
+    text = _NEG_SPACE_RE.sub("", text)
     text = _SPACING_RE.sub(" ", text)
     text = _SIZING_RE.sub("", text)
     text = _STYLE_RE.sub("", text)
@@ -80,6 +84,8 @@ def normalize(answer: str) -> Normalized:
     if is_percent:
         text = _PERCENT_RE.sub("", text)
     text = _strip_units(text)
+    if re.search(r"[\d=]", text):
+        text = _AND_RE.sub(", ", text)  # `12 and 13`, `x = 1 \text{ and } x = 2`: a list
     text, had_equation = _drop_equation_lhs(text)
     text = _SHORT_FRAC_RE.sub(r"\\frac{\1}{\2}", text)
     text = _WS_RE.sub(" ", text).strip()
@@ -107,9 +113,26 @@ def _drop_equation_lhs(text: str) -> tuple[str, bool]:
         return text, False
     rest = text[match.end() :]
     if "," in rest and _LHS_RE.search(rest.split(",", 1)[1]):
-        return text, False  # `x = 1, y = 2` is a system, keep it whole
-    parts = rest.split("=")
-    return parts[-1].strip(), True
+        return _drop_shared_names(text)
+    value = rest.split("=")[-1].strip()
+    if _LETTER_RE.search(_COMMAND_RE.sub("", value)):
+        return text, False  # `y = 2x + 3` is an equation: SymPy compares it as one
+    return value, True
+
+
+def _drop_shared_names(text: str) -> tuple[str, bool]:
+    """`x_1 = a, x_2 = b` -> `a, b` (one unknown's values); `x = 1, y = 2` stays a system."""
+    parts = [part.strip() for part in text.split(",")]
+    values, bases = [], set()
+    for part in parts:
+        match = _LHS_RE.match(part)
+        if not match:
+            return text, False
+        bases.add(part[0])
+        values.append(part[match.end() :].strip())
+    if len(bases) != 1 or any("=" in v for v in values):
+        return text, False
+    return ", ".join(values), True
 
 
 def choice_letter(text: str) -> str | None:

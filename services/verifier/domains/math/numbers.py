@@ -16,7 +16,7 @@ MAX_DIGITS = 400
 
 _SIGN = r"[+-]?"
 _INT_RE = re.compile(rf"^({_SIGN})(\d+)$")
-_THOUSANDS_RE = re.compile(rf"^({_SIGN})(\d{{1,3}}(?:,\d{{3}})+)(\.\d+)?$")
+_THOUSANDS_RE = re.compile(rf"^({_SIGN})([1-9]\d{{0,2}}(?:,\d{{3}})+)(\.\d+)?$")
 _DECIMAL_RE = re.compile(rf"^({_SIGN})(\d*)\.(\d+)$")
 _INT_DOT_RE = re.compile(rf"^({_SIGN})(\d+)\.$")
 _SCI_RE = re.compile(
@@ -70,6 +70,25 @@ def parse_number(key: str) -> Number | None:
             return None
         return Number(Fraction(10) ** exponent, None, 1)
     return None
+
+
+_DECIMAL_COMMA_RE = re.compile(r"^[+-]?\d+,\d+$")
+
+
+def decimal_comma_equal(a: str, b: str) -> bool:
+    """`1,22` vs `1.22`: a comma read as the decimal separator when the other side uses a point.
+
+    Only for a comma that cannot be a thousands separator (`1,22`, `0,111`, `1000,99`).
+    """
+    for comma, point in ((a, b), (b, a)):
+        if (
+            _DECIMAL_COMMA_RE.match(comma)
+            and not _THOUSANDS_RE.match(comma)
+            and _DECIMAL_RE.match(point)
+            and comma.replace(",", ".") == point
+        ):
+            return True
+    return False
 
 
 def numbers_equal(a: Number, b: Number, min_rounded_digits: int) -> bool:
