@@ -210,6 +210,14 @@ def _load_module(path: str, name: str) -> types.ModuleType:
     return module
 
 
+def candidate_traceback(exc: BaseException) -> str:
+    """The traceback without the executor's own frames (they only confuse the reader)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename.startswith("<services."):
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb))[-1500:]
+
+
 def _flush_quietly() -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(BaseException):
@@ -232,10 +240,10 @@ def run_python_main(path: str) -> None:
         code = 3
         with contextlib.suppress(BaseException):
             sys.stderr.write("MemoryError\n")
-    except BaseException:
+    except BaseException as exc:
         code = 1
         with contextlib.suppress(BaseException):
-            traceback.print_exc()
+            sys.stderr.write(candidate_traceback(exc))
     _flush_quietly()
     os._exit(code & 0xFF)
 
@@ -299,8 +307,8 @@ def run_python_serve(path: str, describe: bool) -> None:
         ready: dict[str, Any] = {"ready": names}
     except MemoryError:
         ready = {"load": "memory"}
-    except BaseException:
-        ready = {"load": "error", "detail": traceback.format_exc(limit=-3)[-1500:]}
+    except BaseException as exc:
+        ready = {"load": "error", "detail": candidate_traceback(exc)}
     _flush_quietly()
     _send_line(4, ready)
     if "ready" not in ready:
@@ -491,16 +499,38 @@ def _assert_detail(exc: BaseException, code: str) -> str:
     return f"assertion failed: {exc}"[:600]
 
 
-def harness_verdict(code: str, channel: Channel) -> dict[str, Any]:
+def harness_session(codes: list[str], channel: Channel, verdict_fd: int) -> None:
+    """Run the tests one after the other against one candidate process, a verdict line each.
+
+    Stops after a verdict that lost the candidate's process; PID 1 starts a new session for
+    the remaining tests. Each test gets a fresh namespace.
+    """
     try:
         ready = channel.read()
     except CandidateGone as exc:
-        return {"status": "runtime_error", "detail": str(exc)}
+        ready = {"load": "error", "detail": str(exc)}
     if ready.get("load") == "memory":
-        return {"status": "memory_exceeded", "detail": "MemoryError while loading the code"}
+        verdict = {
+            "status": "memory_exceeded",
+            "detail": "MemoryError while loading the code",
+            "load": True,
+        }
+        write_all(verdict_fd, json.dumps(verdict).encode() + b"\n")
+        return
     if "ready" not in ready or type(ready["ready"]) is not dict:
-        return {"status": "runtime_error", "detail": str(ready.get("detail", "load failed"))}
-    namespace = _namespace_from(channel, ready["ready"])
+        detail = str(ready.get("detail", "load failed"))
+        verdict = {"status": "runtime_error", "detail": detail, "load": True}
+        write_all(verdict_fd, json.dumps(verdict).encode() + b"\n")
+        return
+    for code in codes:
+        verdict = harness_verdict(code, channel, ready["ready"])
+        write_all(verdict_fd, json.dumps(verdict).encode() + b"\n")
+        if verdict.get("lost"):
+            return
+
+
+def harness_verdict(code: str, channel: Channel, names: dict[str, Any]) -> dict[str, Any]:
+    namespace = _namespace_from(channel, names)
     try:
         exec(compile(code, "<test>", "exec"), namespace)
     except AssertionError as exc:
@@ -510,26 +540,26 @@ def harness_verdict(code: str, channel: Channel) -> dict[str, Any]:
     except NotPlainData as exc:
         return {"status": "failed", "detail": str(exc)}
     except CandidateGone as exc:
-        return {"status": "runtime_error", "detail": str(exc)}
+        return {"status": "runtime_error", "detail": str(exc), "lost": True}
     except BaseException as exc:
         return {"status": "runtime_error", "detail": f"{type(exc).__name__}: {exc}"[:1000]}
     return {"status": "passed", "detail": ""}
 
 
-def harness_main(code: str, fds: list[int], rlimits: dict[str, int]) -> None:
+def harness_main(codes: list[str], fds: list[int], rlimits: dict[str, int]) -> None:
     """Forked from PID 1: fds are [request_w, response_r, verdict_w]."""
     try:
         os.setsid()
         set_non_dumpable()
         null = os.open(os.devnull, os.O_RDWR)
-        move_fds([null, null, null, *fds])  # 3=requests, 4=responses, 5=verdict
+        move_fds([null, null, null, *fds])  # 3=requests, 4=responses, 5=verdicts
         sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (lives until _exit)
         apply_rlimits(rlimits)
-        verdict = harness_verdict(code, Channel(3, 4))
+        harness_session(codes, Channel(3, 4), 5)
     except BaseException as exc:
         verdict = {"status": "error", "detail": f"harness failed: {type(exc).__name__}: {exc}"}
-    with contextlib.suppress(BaseException):
-        write_all(5, json.dumps(verdict).encode())
+        with contextlib.suppress(BaseException):
+            write_all(5, json.dumps(verdict).encode() + b"\n")
     os._exit(0)
 
 
@@ -831,92 +861,145 @@ class Executor:
             "phases_ms": run.phases_ms(),
         }
 
-    def run_call(
-        self, request: dict[str, Any], calls: list[dict[str, Any]], deadline: float
-    ) -> dict[str, Any]:
-        """Call tests: send the encoded arguments, return the encoded value untouched."""
-        run = Run(self, deadline)
-        started = time.monotonic()
-        replies: list[dict[str, Any]] = []
+    def run_session(
+        self, kind: str, tests: list[dict[str, Any]], code: bytes, limits: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        """Consecutive assert (or call) tests of one item, one candidate process per session.
+
+        A session ends early when a test times out or the candidate's process is lost; the
+        next session (a fresh process, after a full sweep) resumes with the following test.
+        """
+        results: list[dict[str, Any]] = []
+        anomalies: list[str] = []
+        while len(results) < len(tests):
+            rest = tests[len(results) :]
+            cwd = self.prepare_dir({f"{SOURCE_NAME}.py": code})
+            session_limits = {**limits, "timeout_s": float(limits["timeout_s"]) * len(rest)}
+            request = self.child_request(
+                "python-serve",
+                cwd,
+                session_limits,
+                path=os.path.join(cwd, f"{SOURCE_NAME}.py"),
+                describe=kind == "assert",
+            )
+            if kind == "assert":
+                got, found = self._assert_session(request, rest, limits)
+            else:
+                got, found = self._call_session(request, rest, limits)
+            results += got
+            anomalies += found
+            if not self.zygote.is_alive:
+                break
+        return results, anomalies
+
+    def _session_pipes(self, run: Run) -> tuple[list[int], Capture, Capture, int, int]:
+        """Pipes of a serving candidate: its fds, stderr and responses captures, request end."""
+        null = os.open(os.devnull, os.O_RDONLY)
+        run.to_close.append(null)
+        out_r, out_w = run.pipe()
+        err_r, err_w = run.pipe()
+        req_r, req_w = run.pipe()
+        resp_r, resp_w = run.pipe()
+        run.capture(out_r)
+        stderr = run.capture(err_r)
+        return [null, out_w, err_w, req_r, resp_w], stderr, stderr, req_w, resp_r
+
+    def _call_session(
+        self, request: dict[str, Any], calls: list[dict[str, Any]], limits: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        """Send one call at a time; each reply (encoded value) goes back to the host untouched."""
+        timeout_s = float(limits["timeout_s"])
+        run = Run(self, time.monotonic() + timeout_s)
+        clock = _TestClock(run, timeout_s)
+        results: list[dict[str, Any]] = []
+        ready: list[dict[str, Any]] = []
         try:
-            null = os.open(os.devnull, os.O_RDONLY)
-            run.to_close.append(null)
-            out_r, out_w = run.pipe()
-            err_r, err_w = run.pipe()
-            req_r, req_w = run.pipe()
-            resp_r, resp_w = run.pipe()
-            run.capture(out_r)
-            stderr = run.capture(err_r)
+            child_fds, stderr, _, req_w, resp_r = self._session_pipes(run)
             responses = run.capture(resp_r)
-            run.spawn(request, [null, out_w, err_w, req_r, resp_w])
+            run.spawn(request, child_fds)
             lines = _LineReader(responses)
+
+            def send_next() -> None:
+                call = calls[len(results)]
+                payload = json.dumps({"fn": call["fn"], "args": call["args"]}).encode()
+                with contextlib.suppress(OSError):
+                    write_all(req_w, payload + b"\n")
 
             def is_done() -> bool:
                 for message in lines.take():
-                    replies.append(message)
-                    if "ready" in message and len(replies) == 1:
-                        for call in calls:
-                            payload = json.dumps({"fn": call["fn"], "args": call["args"]}).encode()
-                            with contextlib.suppress(OSError):
-                                write_all(req_w, payload + b"\n")
-                if replies and "ready" not in replies[0]:
-                    return True
-                return len(replies) >= 1 + len(calls) or not responses.is_open
+                    if not ready:
+                        ready.append(message)
+                        if "ready" not in message:
+                            return True  # the code does not load
+                        send_next()
+                        continue
+                    results.append({"replies": [ready[0], message], "elapsed_s": clock.lap()})
+                    if len(results) == len(calls):
+                        return True
+                    send_next()
+                return not responses.is_open or responses.is_over
 
             run.wait(is_done)
         finally:
             anomalies = run.finish()
-        return {
-            "replies": replies,
-            "timed_out": run.timed_out,
-            "response_over": responses.is_over,
-            "stderr": stderr.text()[-2000:],
-            "elapsed_s": time.monotonic() - started,
-            "anomalies": anomalies,
-            "phases_ms": run.phases_ms(),
-            "status": run.status,
-        }
+        if ready and "ready" not in ready[0]:
+            elapsed_s = clock.lap()
+            results = [{"replies": ready[:1], "elapsed_s": elapsed_s} for _ in calls]
+        elif len(results) < len(calls):
+            results.append(
+                {
+                    "replies": ready[:1],
+                    "timed_out": run.timed_out,
+                    "response_over": responses.is_over,
+                    "elapsed_s": clock.lap(),
+                }
+            )
+        tail = stderr.text()[-2000:]
+        for result in results:
+            result["stderr"] = tail
+        return results, anomalies
 
-    def run_assert(
-        self, request: dict[str, Any], code: str, limits: dict[str, Any], deadline: float
-    ) -> dict[str, Any]:
-        run = Run(self, deadline)
-        started = time.monotonic()
-        verdict: dict[str, Any] | None = None
+    def _assert_session(
+        self, request: dict[str, Any], tests: list[dict[str, Any]], limits: dict[str, Any]
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        timeout_s = float(limits["timeout_s"])
+        run = Run(self, time.monotonic() + timeout_s)
+        clock = _TestClock(run, timeout_s)
+        results: list[dict[str, Any]] = []
         try:
-            null = os.open(os.devnull, os.O_RDONLY)
-            run.to_close.append(null)
-            out_r, out_w = run.pipe()
-            err_r, err_w = run.pipe()
-            req_r, req_w = run.pipe()
-            resp_r, resp_w = run.pipe()
+            child_fds, stderr, _, req_w, resp_r = self._session_pipes(run)
             verdict_r, verdict_w = run.pipe()
-            run.capture(out_r)
-            stderr = run.capture(err_r)
             verdicts = run.capture(verdict_r)
-            run.spawn(request, [null, out_w, err_w, req_r, resp_w])
+            run.spawn(request, child_fds)
             harness_rlimits = {"as": max(int(limits["memory_mb"]), 256) * 1024 * 1024}
+            codes = [str(test["code"]) for test in tests]
             pid = os.fork()
             if pid == 0:
-                harness_main(code, [req_w, resp_r, verdict_w], harness_rlimits)
+                harness_main(codes, [req_w, resp_r, verdict_w], harness_rlimits)
             run.harness_pid = pid
             for fd in (req_w, resp_r, verdict_w):
                 run.close(fd)
-            run.wait(lambda: not verdicts.is_open)
-            if not run.timed_out:
-                with contextlib.suppress(ValueError):
-                    verdict = json.loads(verdicts.text())
+            lines = _LineReader(verdicts)
+
+            def is_done() -> bool:
+                for message in lines.take():
+                    results.append({"verdict": message, "elapsed_s": clock.lap()})
+                    if message.get("lost") or message.get("load") or len(results) == len(tests):
+                        return True
+                return not verdicts.is_open
+
+            run.wait(is_done)
         finally:
             anomalies = run.finish()
-        return {
-            "verdict": verdict,
-            "timed_out": run.timed_out,
-            "stderr": stderr.text()[-2000:],
-            "elapsed_s": time.monotonic() - started,
-            "anomalies": anomalies,
-            "phases_ms": run.phases_ms(),
-            "status": run.status,
-        }
+        if results and results[0]["verdict"].get("load"):
+            results = [dict(results[0]) for _ in tests]  # the code does not load: same for all
+        elif len(results) < len(tests) and not (results and results[-1]["verdict"].get("lost")):
+            # the running test timed out, or its harness was killed
+            results.append({"verdict": None, "timed_out": run.timed_out, "elapsed_s": clock.lap()})
+        tail = stderr.text()[-2000:]
+        for result in results:
+            result["stderr"] = tail
+        return results, anomalies
 
     # -- jobs
 
@@ -941,19 +1024,31 @@ class Executor:
                     "anomalies": anomalies,
                 }
         stop_early = bool(job.get("stop_on_first_failure"))
-        for test in job["tests"]:
+        tests: list[dict[str, Any]] = job["tests"]
+        while len(results) < len(tests):
             if stop_early and results and results[-1].get("stop"):
                 results.append({"skipped": True})
                 continue
+            test = tests[len(results)]
             try:
-                result = self.run_test(test, language, code, binary, limits)
+                if language == "python" and test["kind"] != "stdio" and not stop_early:
+                    end = len(results)
+                    while end < len(tests) and tests[end]["kind"] == test["kind"]:
+                        end += 1
+                    got, found = self.run_session(
+                        test["kind"], tests[len(results) : end], code, limits
+                    )
+                else:
+                    result = self.run_test(test, language, code, binary, limits)
+                    got, found = [result], result.pop("anomalies", [])
             except ZygoteLost as exc:
                 anomalies.append("zygote lost")
                 results.append({"skipped": True, "reason": str(exc)})
                 break
-            anomalies += result.pop("anomalies", [])
-            result["stop"] = is_definite_failure(result)
-            results.append(result)
+            anomalies += found
+            for result in got:
+                result["stop"] = is_definite_failure(result)
+            results += got
             if not self.zygote.is_alive:
                 break
         while len(results) < len(job["tests"]):
@@ -1009,9 +1104,9 @@ class Executor:
             request = self.child_request(mode, cwd, limits, path=path, describe=kind == "assert")
         if kind == "stdio":
             return self.run_process(request, test["stdin"].encode(), deadline)
-        if kind == "call":
-            return self.run_call(request, [test], deadline)
-        return self.run_assert(request, test["code"], limits, deadline)
+        wipe_dir(WORK_ROOT)  # a session of one test makes its own work dir
+        got, anomalies = self.run_session(kind, [test], code, limits)
+        return {**got[0], "anomalies": anomalies}
 
 
 def is_definite_failure(result: dict[str, Any]) -> bool:
@@ -1024,6 +1119,21 @@ def is_definite_failure(result: dict[str, Any]) -> bool:
         replies = result["replies"]
         return len(replies) < 2 or "value" not in replies[-1]
     return result.get("exit_code") != 0
+
+
+class _TestClock:
+    """Per-test wall deadlines inside a session: each finished test restarts the clock."""
+
+    def __init__(self, run: Run, timeout_s: float) -> None:
+        self.run, self.timeout_s = run, timeout_s
+        self.started = time.monotonic()
+
+    def lap(self) -> float:
+        now = time.monotonic()
+        elapsed = now - self.started
+        self.started = now
+        self.run.deadline = now + self.timeout_s
+        return elapsed
 
 
 class _LineReader:
