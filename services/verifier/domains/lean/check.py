@@ -43,6 +43,7 @@ from services.verifier.domains.lean.protocol import LeanMessage, Reply
 from services.verifier.domains.lean.source import Statement
 
 ALLOWED_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
+_INFO = frozenset({"info", "information"})
 
 _SORRY_WARNING = re.compile(r"declaration uses\s*['`‘’\"]?sorry['`‘’\"]?", re.IGNORECASE)
 _AXIOMS_LINE = re.compile(
@@ -86,7 +87,7 @@ def judge_reference(reply: Reply, statement: Statement) -> str | None:
     if reply.error is not None or reply.env is None:
         return f"the REPL refused the statement: {first_line(reply.error or 'no env')}"
     for message in reply.messages:
-        if message.severity == "info" and parse_axioms(message.text, statement.name) is not None:
+        if message.severity in _INFO and parse_axioms(message.text, statement.name) is not None:
             return (
                 f"`{statement.name}` already exists in the header's environment; give the "
                 "statement a new name (otherwise the existing constant would be accepted as is)"
@@ -190,7 +191,7 @@ def judge_check(reply: Reply, names: CheckNames) -> Judgement:
     found = [
         axioms
         for m in reply.messages
-        if m.severity == "info" and (axioms := parse_axioms(m.text, names.check)) is not None
+        if m.severity in _INFO and (axioms := parse_axioms(m.text, names.check)) is not None
     ]
     if len(found) != 1:
         return Judgement(False, "the trusted check's axioms report is missing; not verified")

@@ -91,11 +91,13 @@ def parse_reply(obj: Any) -> Reply:
 
 
 class ReplyFramer:
-    """Accumulates stdout lines and yields a reply object at each blank line that closes one.
+    """Accumulates stdout lines and yields a reply object at the blank line that closes it.
 
-    Lines before the first `{` (a REPL build that logs progress to stdout) are skipped; text that
-    does not parse as JSON at a blank line keeps accumulating (a blank line can only end a reply
-    once the braces balance).
+    A reply never contains a blank line, so at each blank line the reply, if one has started, is
+    complete. Lines that are not part of it (a REPL build that echoes its input or logs progress
+    to stdout) are dropped: the reply is the longest tail of the collected lines, starting at a
+    line that opens with `{`, that parses as JSON. A forged object printed by the submission can
+    still parse; the env numbering and the trusted check's nonce are what defeat that.
     """
 
     def __init__(self, max_chars: int = 64 * 1024 * 1024) -> None:
@@ -107,18 +109,18 @@ class ReplyFramer:
         """Feed one line (without its newline); return a decoded object when one is complete."""
         if line.strip():
             if not self._lines and not line.lstrip().startswith("{"):
-                return None  # noise before a reply
+                return None  # noise between replies
             self._lines.append(line)
             self._chars += len(line)
             if self._chars > self._max_chars:
                 raise ProtocolError(f"reply larger than {self._max_chars} characters")
             return None
-        if not self._lines:
-            return None
-        text = "\n".join(self._lines)
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError:
-            return None  # not complete yet (or noise); keep reading
-        self._lines, self._chars = [], 0
-        return obj
+        lines, self._lines, self._chars = self._lines, [], 0
+        for start, first in enumerate(lines):
+            if not first.lstrip().startswith("{"):
+                continue
+            try:
+                return json.loads("\n".join(lines[start:]))
+            except json.JSONDecodeError:
+                continue
+        return None

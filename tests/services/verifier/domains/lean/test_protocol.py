@@ -63,6 +63,19 @@ def test_noise_before_a_reply_is_skipped() -> None:
     assert objs == [{"env": 0}]
 
 
+def test_echoed_input_with_braces_before_a_reply_is_dropped() -> None:
+    # Some REPL builds echo the processed text; a proof line may start with `{`.
+    text = "Processing incremental state [pos: 0..40]:\n{ intro h\n  exact h }\n\n" + (
+        '{"env": 2,\n "messages": []}\n\n'
+    )
+    assert feed_all(ReplyFramer(), text) == [{"env": 2, "messages": []}]
+
+
+def test_echo_and_reply_without_a_blank_line_between_them_still_frame() -> None:
+    text = "Processing:\n{ exact h }\n" + '{"env": 4}\n\n'
+    assert feed_all(ReplyFramer(), text) == [{"env": 4}]
+
+
 def test_two_replies_in_a_row_are_two_objects() -> None:
     assert feed_all(ReplyFramer(), '{"env": 0}\n\n{"env": 1,\n "messages": []}\n\n') == [
         {"env": 0},
