@@ -28,14 +28,18 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from services.verifier.client import AsyncVerifierClient, VerifierClient
+from pydantic import ValidationError
+
+from services.verifier.adapters._coalesce import Coalescer
+from services.verifier.client import AsyncVerifierClient, ConfigurationError, VerifierClient
 from services.verifier.schemas.common import ItemResult, Status
-from services.verifier.schemas.verify import item_from_label
+from services.verifier.schemas.verify import VERIFY_ITEM_ADAPTER, VerifyResult, item_from_label
 
 _lock = threading.Lock()
 _sync_clients: dict[tuple[int, str | None, str | None], VerifierClient] = {}
-_async_clients: weakref.WeakKeyDictionary[
-    asyncio.AbstractEventLoop, dict[tuple[str | None, str | None], AsyncVerifierClient]
+_coalescers: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop,
+    dict[tuple[str | None, str | None], Coalescer[dict[str, Any], VerifyResult]],
 ] = weakref.WeakKeyDictionary()
 
 
@@ -49,12 +53,16 @@ def _sync_client(base_url: str | None, api_key: str | None) -> VerifierClient:
         return client
 
 
-def _async_client(base_url: str | None, api_key: str | None) -> AsyncVerifierClient:
-    per_loop = _async_clients.setdefault(asyncio.get_running_loop(), {})
-    client = per_loop.get((base_url, api_key))
-    if client is None:
-        client = per_loop[(base_url, api_key)] = AsyncVerifierClient(base_url, api_key=api_key)
-    return client
+def _coalescer(
+    base_url: str | None, api_key: str | None
+) -> Coalescer[dict[str, Any], VerifyResult]:
+    """Per event loop and service: concurrent single-sample calls go out as one batch."""
+    per_loop = _coalescers.setdefault(asyncio.get_running_loop(), {})
+    coalescer = per_loop.get((base_url, api_key))
+    if coalescer is None:
+        client = AsyncVerifierClient(base_url, api_key=api_key)
+        coalescer = per_loop[(base_url, api_key)] = Coalescer(client.verify)
+    return coalescer
 
 
 def item_for(solution_str: str, ground_truth: Any) -> dict[str, Any]:
@@ -62,6 +70,16 @@ def item_for(solution_str: str, ground_truth: Any) -> dict[str, Any]:
     if isinstance(ground_truth, Mapping):
         ground_truth = json.dumps(dict(ground_truth))
     return item_from_label(str(ground_truth), solution_str)
+
+
+def checked_item(solution_str: str, ground_truth: Any) -> dict[str, Any]:
+    """`item_for`, validated here so a bad label fails its own sample, not a coalesced batch."""
+    item = item_for(solution_str, ground_truth)
+    try:
+        VERIFY_ITEM_ADAPTER.validate_python(item)
+    except ValidationError as exc:
+        raise ConfigurationError(f"bad ground_truth for the verifier: {exc}") from exc
+    return item
 
 
 def score_dict(result: ItemResult, error_score: float = 0.0) -> dict[str, Any]:
@@ -101,9 +119,12 @@ async def compute_score_async(
     api_key: str | None = None,
     **_: Any,
 ) -> dict[str, Any]:
-    """Score one sample without blocking the event loop (verl's async reward loop)."""
-    client = _async_client(base_url, api_key)
-    (result,) = await client.verify([item_for(solution_str, ground_truth)])
+    """Score one sample without blocking the event loop (verl's async reward loop).
+
+    Samples scored concurrently on one event loop are sent together as one `/verify` batch.
+    """
+    item = checked_item(solution_str, ground_truth)
+    result = await _coalescer(base_url, api_key).submit(item)
     return score_dict(result, error_score)
 
 

@@ -9,11 +9,13 @@ solution_str=..., ground_truth=..., extra_info=...)`) and `BatchRewardManager`
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 
 from services.verifier.adapters import verl
+from services.verifier.client import ConfigurationError
 
 
 def test_compute_score_returns_score_and_numeric_verdict_fields(
@@ -79,3 +81,42 @@ async def test_compute_score_async(verifier_url: str) -> None:
         data_source="math", solution_str="\\boxed{5}", ground_truth="5", base_url=verifier_url
     )
     assert out["score"] == 1.0
+
+
+async def test_concurrent_async_calls_are_coalesced_into_few_batches(verifier_url: str) -> None:
+    # verl's reward loop awaits one call per sample, all at once: they must share requests.
+    n = 300
+    calls = [
+        verl.compute_score_async(
+            data_source="math",
+            solution_str=f"\\boxed{{{i}}}",
+            ground_truth=str(i if i % 2 else -1),
+            base_url=verifier_url,
+        )
+        for i in range(n)
+    ]
+    out = await asyncio.gather(*calls)
+    assert [o["score"] for o in out] == [float(i % 2) for i in range(n)]
+    coalescer = verl._coalescers[asyncio.get_running_loop()][(verifier_url, None)]
+    assert 1 <= coalescer.batches_sent <= 3
+
+
+async def test_a_bad_label_fails_only_its_own_sample(verifier_url: str) -> None:
+    good = verl.compute_score_async(
+        data_source="m", solution_str="\\boxed{1}", ground_truth="1", base_url=verifier_url
+    )
+    bad = verl.compute_score_async(
+        data_source="m",
+        solution_str="x",
+        ground_truth='{"domain": "math"}',  # no answer
+        base_url=verifier_url,
+    )
+    results = await asyncio.gather(good, bad, return_exceptions=True)
+    assert results[0] == {
+        "score": 1.0,
+        "passed": 1.0,
+        "failed": 0.0,
+        "timed_out": 0.0,
+        "verifier_error": 0.0,
+    }
+    assert isinstance(results[1], ConfigurationError)
