@@ -72,6 +72,7 @@ class ReplPool:
         self._closed = False
         self.started = 0
         self.recycled = 0
+        self.last_start_error: str | None = None
 
     # -- admission -------------------------------------------------------------------------
     def admit(self, count: int) -> None:
@@ -145,6 +146,15 @@ class ReplPool:
             raise
 
     async def _start(self, header: str) -> WarmRepl:
+        try:
+            warm = await self._start_unrecorded(header)
+        except (ReplCrashed, OSError) as exc:
+            self.last_start_error = str(exc)
+            raise
+        self.last_start_error = None
+        return warm
+
+    async def _start_unrecorded(self, header: str) -> WarmRepl:
         repl = self._factory(self.settings)
         try:
             await repl.start()
@@ -223,4 +233,5 @@ class ReplPool:
             "max_queue": self.settings.max_queue,
             "repls_started": self.started,
             "repls_recycled": self.recycled,
+            "last_start_error": self.last_start_error,
         }

@@ -104,16 +104,22 @@ class Repl:
 
     async def run(self, cmd: str, env: int | None, timeout_s: float) -> Reply:
         """Send one command and return its reply; kill the REPL if it is late."""
+        if self._process is None:
+            raise ReplCrashed("REPL was never started")
         if not self.is_alive:
-            raise ReplCrashed("REPL is not running")
+            raise ReplCrashed(await self._exit_detail())
         try:
             return await asyncio.wait_for(self._exchange(cmd, env), timeout=max(timeout_s, 0.001))
         except TimeoutError:
             await self.kill()
             raise ReplTimeout(f"no reply within {timeout_s:.1f} s") from None
-        except (ProtocolError, ConnectionError, BrokenPipeError) as exc:
+        except ProtocolError as exc:
             await self.kill()
             raise ReplCrashed(f"REPL protocol failure: {exc}") from exc
+        except (ConnectionError, BrokenPipeError) as exc:
+            detail = await self._exit_detail()
+            await self.kill()
+            raise ReplCrashed(detail) from exc
 
     async def _exchange(self, cmd: str, env: int | None) -> Reply:
         assert self._process and self._process.stdin and self._process.stdout
@@ -123,11 +129,8 @@ class Repl:
         while True:
             raw = await self._process.stdout.readline()
             if not raw:
-                code = await self._wait_exit()
+                detail = await self._exit_detail()
                 await self.kill()
-                detail = f"REPL exited (code {code})"
-                if self.stderr_tail():
-                    detail += f"; stderr: {self.stderr_tail()}"
                 raise ReplCrashed(detail)
             obj = framer.feed(raw.decode("utf-8", "replace").rstrip("\r\n"))
             if obj is None:
@@ -141,11 +144,18 @@ class Repl:
                 self._next_env += 1
             return reply
 
-    async def _wait_exit(self) -> int | None:
+    async def _exit_detail(self) -> str:
+        """`REPL exited (code N); stderr: ...`, after letting the exit and stderr settle."""
         assert self._process
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._process.wait(), timeout=1.0)
-        return self._process.returncode
+        if self._stderr_task:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._stderr_task), timeout=1.0)
+        detail = f"REPL exited (code {self._process.returncode})"
+        if self.stderr_tail():
+            detail += f"; stderr: {self.stderr_tail()}"
+        return detail
 
     async def kill(self) -> None:
         """SIGKILL the REPL's whole process group and reap it."""

@@ -58,10 +58,12 @@ def declares(code: str, name: str) -> bool:
 
 
 def proof_code(statement: Statement, proof: str) -> str:
-    """The submission as Lean code: a full declaration as given, or `statement := proof`."""
+    """The submission as Lean code: a full declaration as given, or `statement := proof`.
+
+    The wrapper always says `theorem` (core Lean has no `lemma`)."""
     if declares(proof, statement.name):
         return proof
     body = proof.strip()
     if body.startswith(":="):
         body = body[2:].lstrip()
-    return f"{statement.declaration()} :=\n{body}"
+    return f"{statement.declaration(keyword='theorem')} :=\n{body}"

@@ -238,6 +238,9 @@ class LeanVerifier:
             stats.update(self.pool.stats())
         if self.unavailable:
             return DomainHealth(ok=False, detail=self.unavailable, stats=stats)
+        if self.pool is not None and self.pool.last_start_error:
+            detail = f"the last REPL start failed: {self.pool.last_start_error}"
+            return DomainHealth(ok=False, detail=detail, stats=stats)
         return DomainHealth(ok=True, stats=stats)
 
 

@@ -121,6 +121,11 @@ def test_proof_body_is_attached_to_the_statement() -> None:
     assert proof_code(statement, ":= rfl") == "theorem foo (a : Nat) : a + 0 = a :=\nrfl"
 
 
+def test_wrapper_says_theorem_even_for_a_lemma_statement() -> None:
+    statement = parse_statement("lemma foo : True := by sorry")
+    assert proof_code(statement, "trivial") == "theorem foo : True :=\ntrivial"
+
+
 def test_full_declaration_is_kept_as_written() -> None:
     statement = parse_statement("theorem foo (a : Nat) : a + 0 = a")
     full = "theorem helper : True := trivial\n\ntheorem foo (a : Nat) : a + 0 = a := rfl"

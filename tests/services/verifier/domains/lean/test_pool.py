@@ -293,3 +293,13 @@ async def test_concurrent_batches_share_the_pool_without_mixing_replies() -> Non
         )
     for results in batches:
         assert [r.status for r in results] == [Status.passed, Status.failed, Status.passed]
+
+
+async def test_repl_that_dies_at_start_is_an_error_and_health_says_so() -> None:
+    settings = LeanSettings(repl_command="sh -c 'echo boom >&2; exit 7'")
+    async with open_lean_verifier(settings) as verifier:
+        result = await one(verifier)
+        health = verifier.health()
+    assert result.status is Status.error and result.reward is None
+    assert "exited (code 7)" in result.detail and "boom" in result.detail
+    assert not health.ok and "last REPL start failed" in health.detail
