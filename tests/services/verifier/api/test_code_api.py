@@ -1,0 +1,173 @@
+"""`POST /code` and `/health` on a live service with a real Docker sandbox pool."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.server import running_service
+
+pytestmark = [pytest.mark.docker]
+
+MAX_QUEUE = 40
+
+
+@pytest.fixture(scope="module")
+def code_api_url(docker_engine: None) -> Iterator[str]:
+    env = {
+        "VERIFIER_CODE__POOL_SIZE": "2",
+        "VERIFIER_CODE__MAX_QUEUE_ITEMS": str(MAX_QUEUE),
+        "VERIFIER_LEAN__IS_ENABLED": "false",
+    }
+    with running_service(env) as url:
+        yield url
+
+
+def post(url: str, items: list[dict[str, Any]]) -> httpx.Response:
+    return httpx.post(f"{url}/code", json={"items": items}, timeout=120)
+
+
+ADD = "def add(a, b):\n    return a + b\n"
+CPP_SUM = (
+    "#include <iostream>\nint main(){ long a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }"
+)
+
+
+def test_verdicts_per_item_and_test_in_order(code_api_url: str) -> None:
+    items: list[dict[str, Any]] = [
+        {
+            "id": "py-all",
+            "code": ADD,
+            "tests": [
+                {"kind": "assert", "code": "assert add(1, 2) == 3"},
+                {"kind": "call", "fn": "add", "args": [2, 2], "expected": 4},
+                {"kind": "call", "fn": "add", "args": [0.1, 0.2], "expected": 0.3},
+            ],
+        },
+        {
+            "id": "py-stdio",
+            "response": "Sure:\n```python\na, b = map(int, input().split())\nprint(a + b)\n```\n",
+            "tests": [
+                {"kind": "stdio", "stdin": "1 2\n", "stdout": "3\n"},
+                {"kind": "stdio", "stdin": "5 5\n", "stdout": "11\n"},
+            ],
+        },
+        {
+            "id": "cpp",
+            "language": "cpp",
+            "response": f"```cpp\n{CPP_SUM}\n```",
+            "tests": [{"kind": "stdio", "stdin": "40 2", "stdout": "42"}],
+        },
+        {
+            "id": "cpp-broken",
+            "language": "cpp",
+            "code": "int main( {",
+            "tests": [{"kind": "stdio", "stdin": "", "stdout": ""}],
+        },
+        {
+            "id": "no-block",
+            "response": "I think the answer is 3.",
+            "tests": [{"kind": "assert", "code": "pass"}],
+        },
+        {
+            "id": "slow",
+            "code": "def f():\n    while True:\n        pass\n",
+            "timeout_s": 1,
+            "tests": [{"kind": "call", "fn": "f", "expected": None}],
+        },
+    ]
+    response = post(code_api_url, items)
+    assert response.status_code == 200, response.text
+    results = {r["id"]: r for r in response.json()["results"]}
+    assert [r["id"] for r in response.json()["results"]] == [i["id"] for i in items]
+
+    py_all = results["py-all"]
+    assert [t["status"] for t in py_all["tests"]] == ["passed", "passed", "failed"]
+    assert py_all["status"] == "failed" and py_all["reward"] == pytest.approx(2 / 3)
+    assert "0.3" in py_all["tests"][2]["detail"]
+
+    stdio = results["py-stdio"]
+    assert [t["status"] for t in stdio["tests"]] == ["passed", "failed"]
+    assert "expected '11', got '10'" in stdio["tests"][1]["detail"]
+
+    assert results["cpp"]["status"] == "passed" and results["cpp"]["reward"] == 1.0
+    broken = results["cpp-broken"]
+    assert broken["tests"][0]["status"] == "compile_error" and broken["reward"] == 0.0
+    assert "error" in broken["tests"][0]["detail"]
+
+    assert results["no-block"]["status"] == "failed" and results["no-block"]["reward"] == 0.0
+    assert results["slow"]["status"] == "timed_out" and results["slow"]["reward"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"code": "x", "response": "x", "tests": [{"kind": "assert", "code": "pass"}]},
+        {"tests": [{"kind": "assert", "code": "pass"}]},
+        {"code": "x", "tests": []},
+        {"code": "x", "language": "cpp", "tests": [{"kind": "assert", "code": "pass"}]},
+        {"code": "x", "language": "rust", "tests": [{"kind": "assert", "code": "pass"}]},
+        {"code": "x", "tests": [{"kind": "stdio", "stdin": ""}]},
+        {"code": "x", "tests": [{"kind": "call", "fn": "f"}]},
+    ],
+)
+def test_malformed_items_are_422(code_api_url: str, item: dict[str, Any]) -> None:
+    response = post(code_api_url, [item])
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "validation_error"
+
+
+def test_health_reports_the_warm_pool(code_api_url: str) -> None:
+    code = httpx.get(f"{code_api_url}/health").json()["domains"]["code"]
+    assert code["ok"] is True
+    assert code["stats"]["live"] == 2
+
+
+def test_full_queue_answers_503_with_retry_after_and_recovers(code_api_url: str) -> None:
+    sleeper = {
+        "code": "import time\ndef f():\n    time.sleep(0.3)\n    return 1\n",
+        "tests": [{"kind": "call", "fn": "f", "expected": 1}],
+    }
+    too_many = post(code_api_url, [sleeper] * (MAX_QUEUE + 1))
+    assert too_many.status_code == 503
+    assert int(too_many.headers["Retry-After"]) >= 1
+    assert too_many.json()["error"]["code"] == "overloaded"
+
+    first: dict[str, Any] = {}
+    background = threading.Thread(
+        target=lambda: first.setdefault("r", post(code_api_url, [sleeper] * (MAX_QUEUE - 2)))
+    )
+    background.start()
+    time.sleep(1.0)
+    while_busy = post(code_api_url, [sleeper] * 5)
+    assert while_busy.status_code == 503
+    background.join()
+    assert first["r"].status_code == 200
+    assert all(r["reward"] == 1.0 for r in first["r"].json()["results"])
+    after = post(code_api_url, [sleeper])
+    assert after.status_code == 200 and after.json()["results"][0]["reward"] == 1.0
+
+
+def test_unreachable_docker_is_degraded_health_and_fast_error_verdicts() -> None:
+    env = {
+        "VERIFIER_CODE__SANDBOX__DOCKER_HOST": "unix:///nonexistent/docker.sock",
+        "VERIFIER_LEAN__IS_ENABLED": "false",
+    }
+    with running_service(env) as url:
+        health = httpx.get(f"{url}/health").json()
+        assert health["status"] == "degraded"
+        assert health["domains"]["code"]["ok"] is False
+        started = time.monotonic()
+        response = post(
+            url, [{"id": "a", "code": ADD, "tests": [{"kind": "assert", "code": "pass"}]}]
+        )
+        assert time.monotonic() - started < 5
+        assert response.status_code == 200
+        (result,) = response.json()["results"]
+        assert result["status"] == "error" and result["reward"] is None
+        assert "sandbox" in result["detail"]
