@@ -45,7 +45,9 @@ class WarmRepl:
     async def run(self, cmd: str, env: int | None, timeout_s: float) -> Reply:
         try:
             return await self.repl.run(cmd, env, timeout_s)
-        except (ReplTimeout, ReplCrashed):
+        except BaseException:
+            # a timeout, a crash, or a cancelled request: a reply may still be on its way, so
+            # this REPL's stream can no longer be trusted
             self.is_broken = True
             raise
 

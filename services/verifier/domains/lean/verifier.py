@@ -149,7 +149,7 @@ class LeanVerifier:
         self, warm: WarmRepl, statement: Statement, deadline: float
     ) -> tuple[str, int] | str:
         """The reference axiom's (name, env) in this REPL, or why the statement failed."""
-        key = statement.signature
+        key = f"{statement.name}\n{statement.signature}"  # the name probe is part of it
         cached = warm.references.get(key)
         if cached is not None:
             warm.references.move_to_end(key)

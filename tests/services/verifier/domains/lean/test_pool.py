@@ -259,6 +259,20 @@ async def test_statement_named_like_an_existing_constant_is_an_error() -> None:
     assert result.status is Status.error and "already exists" in result.detail
 
 
+async def test_reference_cache_is_per_name_so_every_name_is_probed() -> None:
+    header = "-- FAKE_HEADER_DEFINES taken"
+    async with lean(pool_size_per_header=1) as verifier:
+        fresh = await one(verifier, "by simp", header=header)
+        taken = await one(
+            verifier,
+            "/- theorem taken -/",
+            header=header,
+            statement="theorem taken (a : Nat) : a + 0 = a := by sorry",
+        )
+    assert fresh.status is Status.passed
+    assert taken.status is Status.error and "already exists" in taken.detail
+
+
 async def test_malformed_statement_is_an_error_without_lean() -> None:
     async with lean() as verifier:
         result = await one(verifier, "by simp", statement="def f := 1")
@@ -303,3 +317,16 @@ async def test_repl_that_dies_at_start_is_an_error_and_health_says_so() -> None:
     assert result.status is Status.error and result.reward is None
     assert "exited (code 7)" in result.detail and "boom" in result.detail
     assert not health.ok and "last REPL start failed" in health.detail
+
+
+async def test_cancelled_request_does_not_leave_a_reply_for_the_next_one() -> None:
+    async with lean(pool_size_per_header=1) as verifier:
+        task = asyncio.create_task(verifier.verify_batch([item(HONEST + " -- fake: sleep 0.5")]))
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        after = await one(verifier)
+        stats = verifier.health().stats
+    assert after.status is Status.passed
+    assert stats["repls_recycled"] >= 1 and stats["in_flight_items"] == 0
