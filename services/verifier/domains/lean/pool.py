@@ -123,8 +123,12 @@ class ReplPool:
                     if header in self._failed_headers:
                         raise HeaderFailed(self._failed_headers[header])
                     idle = self._idle.get(header)
-                    if idle:
-                        return idle.popleft()
+                    while idle:
+                        warm = idle.popleft()
+                        if warm.repl.is_alive:
+                            return warm
+                        self._alive[header] -= 1  # died while idle (e.g. the OOM killer)
+                        self.recycled += 1
                     mine = self._alive.get(header, 0)
                     if mine < self.settings.pool_size_per_header:
                         if self._total_alive() < self.settings.max_repls:
@@ -229,7 +233,7 @@ class ReplPool:
         return {
             "repls_alive": self._total_alive(),
             "repls_idle": sum(len(q) for q in self._idle.values()),
-            "headers": len(self._alive),
+            "headers": sum(1 for count in self._alive.values() if count),
             "waiting": self._waiting,
             "in_flight_items": self._admitted,
             "max_queue": self.settings.max_queue,

@@ -330,3 +330,13 @@ async def test_cancelled_request_does_not_leave_a_reply_for_the_next_one() -> No
         stats = verifier.health().stats
     assert after.status is Status.passed
     assert stats["repls_recycled"] >= 1 and stats["in_flight_items"] == 0
+
+
+async def test_repl_that_died_while_idle_is_replaced_before_use() -> None:
+    async with lean(pool_size_per_header=1) as verifier:
+        assert (await one(verifier)).status is Status.passed
+        assert verifier.pool is not None
+        [idle] = [w for queue in verifier.pool._idle.values() for w in queue if w.header == ""]
+        await idle.repl.kill()  # as if the OOM killer had struck between two requests
+        after = await one(verifier)
+    assert after.status is Status.passed
