@@ -55,7 +55,7 @@ _RULES: tuple[tuple[str, str, str], ...] = (
     ("#exit", r"#\s*exit", "stops elaboration early (the trusted check must always run)"),
     ("#eval", r"#\s*eval", _META),
     ("#guard_msgs", r"#\s*guard_msgs", "rewrites which messages are reported"),
-    ("#guard", r"#\s*guard" + rf"(?![{_ID_CHARS}])", "evaluates compiled code"),
+    ("#guard", r"#\s*guard", "evaluates compiled code"),
     ("debug option", r"(?<![\w'.])debug\s*\.", "`debug.*` options can switch the kernel off"),
     ("skipKernelTC", r"skipKernelTC", "switches the kernel off"),
     ("unsafe", _word("unsafe"), "unsafe code is not checked by the kernel"),

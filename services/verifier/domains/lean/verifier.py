@@ -48,6 +48,9 @@ from services.verifier.schemas.lean import LeanItem, LeanMessageOut, LeanResult
 log = logging.getLogger(__name__)
 
 _MAX_REFERENCES_PER_REPL = 256
+# What a result carries back of Lean's messages (a proof can make Lean print megabytes).
+_MAX_MESSAGES = 50
+_MAX_MESSAGE_CHARS = 4000
 
 
 def find_toolchain(settings: LeanSettings) -> str | None:
@@ -97,8 +100,10 @@ def _result(
         detail=detail,
         elapsed_s=time.perf_counter() - started,
         messages=[
-            LeanMessageOut(severity=m.severity, line=m.line, column=m.column, text=m.text)
-            for m in messages
+            LeanMessageOut(
+                severity=m.severity, line=m.line, column=m.column, text=m.text[:_MAX_MESSAGE_CHARS]
+            )
+            for m in messages[:_MAX_MESSAGES]
         ],
         axioms=list(axioms),
     )

@@ -38,6 +38,7 @@ REFUSED = [
     ('postfix:max "!" => Nat.factorial', "postfix"),
     ("#guard_msgs in\ntheorem t : False := sorry", "#guard_msgs"),
     ("#guard 1 = 1", "#guard"),
+    ("#guard_expr 1 = 1", "#guard"),
     ("theorem t : False := by\n  exact sorry\n#exit", "#exit"),
     ('#eval IO.println "{\\"env\\": 3}"', "#eval"),
     ("#eval! (pure () : IO Unit)", "#eval"),
