@@ -50,7 +50,7 @@ if [ "$1" = build ] && [ "$2" = repl ]; then
   printf '#!/bin/sh\\nexec %s %s "$@"\\n' "$STUB_PYTHON" "$STUB_FAKE" > .lake/build/bin/repl
   chmod +x .lake/build/bin/repl
 fi
-if [ "$1" = env ]; then shift; exec "$@"; fi
+if [ "$1" = env ]; then shift; LEAN_PATH=/fake/mathlib/lib; export LEAN_PATH; exec "$@"; fi
 """,
 }
 
@@ -91,28 +91,26 @@ def test_core_install_builds_the_pinned_repl_and_a_working_launcher(tmp_path: Pa
     assert "mathlib4" not in calls
     prefix = tmp_path / "lean"
     launcher = (prefix / "bin" / "repl").read_text()
-    assert "lake env" in launcher and 'if [ -n "" ]' in launcher  # no Mathlib: direct exec
+    assert "LEAN_PATH" not in launcher  # no Mathlib: core Lean only
+    assert "lake env" not in launcher  # no lake (nor its lock files) at run time
     versions = (prefix / "versions.env").read_text()
     assert "VERIFIER_LEAN__REPL_REV=v9.9.9" in versions
     assert "MATHLIB" not in versions
     assert "REPL answers" in done.stderr  # the smoke test went through the launcher
 
 
-def test_mathlib_install_runs_the_repl_under_lake_env_in_the_project(tmp_path: Path) -> None:
-    # the launcher calls `lake env` from the toolchain dir; put the stub there too
-    toolchain_bin = tmp_path / "lean" / "elan" / "tc" / "bin"
-    toolchain_bin.mkdir(parents=True)
-    (toolchain_bin / "lake").symlink_to(tmp_path / "stubs" / "lake")
+def test_mathlib_install_bakes_mathlibs_search_path_into_the_launcher(tmp_path: Path) -> None:
     done, calls = run_script(tmp_path, INSTALL_MATHLIB="true", MATHLIB_REV="v9.9.8")
     assert done.returncode == 0, done.stderr
     assert "mathlib4 fetch -q --depth 1 origin v9.9.8" in calls
     assert "lake exe cache get" in calls
-    assert f"lake env {tmp_path}/lean/repl/.lake/build/bin/repl (in {tmp_path}/lean/mathlib4)" in (
-        calls
-    )
+    assert f"lake env printenv LEAN_PATH (in {tmp_path}/lean/mathlib4)" in calls
+    launcher = (tmp_path / "lean" / "bin" / "repl").read_text()
+    assert 'LEAN_PATH="/fake/mathlib/lib"; export LEAN_PATH' in launcher
     versions = (tmp_path / "lean" / "versions.env").read_text()
     assert "VERIFIER_LEAN__MATHLIB_REV=v9.9.8" in versions
     assert "VERIFIER_LEAN__DEFAULT_HEADER=import Mathlib" in versions
+    assert "REPL answers" in done.stderr
 
 
 def test_mismatched_toolchain_pin_is_refused(tmp_path: Path) -> None:
