@@ -22,6 +22,14 @@ class MathSettings(BaseModel):
             "with the rest of its deadline, so one slow item never holds up the batch. 0 = off."
         ),
     )
+    max_queue_wait_s: float = Field(
+        60.0,
+        gt=0,
+        description=(
+            "An item still waiting for a worker this long (plus twice its deadline) is an "
+            "`error` (overloaded), so a request never hangs."
+        ),
+    )
     percent: Literal["either", "exact"] = Field(
         "either",
         description=(

@@ -2,8 +2,9 @@
 
 The whole batch's extraction and fast decisions run on one thread off the event loop; items
 that need SymPy go to the pool, first with a short budget (`quick_attempt_s`) so a pathological
-item cannot hold the workers while others wait, then with the rest of their deadline. No item
-waits longer than twice its deadline: past that it is an `error` (the verifier was overloaded).
+item cannot hold the workers while others wait, then with the rest of their deadline. An item's
+`elapsed_s` is the worker time it took (never more than its deadline); one that waits for a
+worker longer than `max_queue_wait_s` is an `error` (the verifier was overloaded).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from contextlib import asynccontextmanager
 
 from services.verifier.domains.math.cache import CachedOutcome, LruCache, TimedOut
 from services.verifier.domains.math.config import MathSettings
-from services.verifier.domains.math.grade import grade
+from services.verifier.domains.math.grade import grade, grade_timed
 from services.verifier.domains.math.judge import Judged, SlowJob, judge
 from services.verifier.domains.math.verdict import Conventions, Verdict
 from services.verifier.domains.math.workers import Outcome, WorkerPool
@@ -84,42 +85,46 @@ class MathVerifier:
     ) -> MathResult:
         job = judged.slow
         assert job is not None
-        hard_limit_s = 2 * timeout_s - 0.05
+        patience_s = self.settings.max_queue_wait_s + 2 * timeout_s
         try:
-            outcome = await asyncio.wait_for(
-                self._grade_in_pool(job, timeout_s), max(hard_limit_s - _since(batch_started), 0.01)
+            outcome, spent_s = await asyncio.wait_for(
+                self._grade_in_pool(job, timeout_s), patience_s
             )
         except TimeoutError:
             return _error(
                 item,
                 judged.extracted,
-                f"verifier overloaded: no worker finished this item within {hard_limit_s:.2f} s "
-                "(twice its deadline); retry later",
+                f"verifier overloaded: no worker took this item within {patience_s:g} s; "
+                "retry later",
                 _since(batch_started),
             )
-        elapsed_s = _since(batch_started)
         if outcome.kind == "ok":
             verdict: Verdict = outcome.value
             self.cache.put(job.cache_key, verdict)
-            return _verdict_result(item, judged.extracted, verdict, elapsed_s)
+            return _verdict_result(item, judged.extracted, verdict, spent_s)
         if outcome.kind == "timeout":
             self.cache.put(job.cache_key, TimedOut(timeout_s))
-            return _timed_out(item, judged.extracted, timeout_s, elapsed_s)
-        return _error(item, judged.extracted, outcome.message, elapsed_s)
+            return _timed_out(item, judged.extracted, timeout_s, spent_s)
+        return _error(item, judged.extracted, outcome.message, spent_s)
 
-    async def _grade_in_pool(self, job: SlowJob, timeout_s: float) -> Outcome:
+    async def _grade_in_pool(self, job: SlowJob, timeout_s: float) -> tuple[Outcome, float]:
+        """The outcome and the seconds workers spent on it (queueing not included)."""
         args = job.args(self.conventions)
         quick_s = self.settings.quick_attempt_s
         if 0 < quick_s < timeout_s:
-            outcome = await self.pool.run(grade, args, quick_s)
+            outcome = await self.pool.run(grade_timed, args, quick_s)
             if outcome.kind != "timeout":
-                return outcome
+                return _unwrap(outcome)
             # queued behind the quick attempts of the rest of the batch (pebble is FIFO)
-            outcome = await self.pool.run(grade, args, timeout_s - quick_s)
+            outcome = await self.pool.run(grade_timed, args, timeout_s - quick_s)
             if outcome.kind == "timeout":
-                return Outcome("timeout", message=f"timed out after {timeout_s:g} s")
-            return outcome
-        return await self.pool.run(grade, args, timeout_s)
+                return Outcome("timeout", message=f"timed out after {timeout_s:g} s"), timeout_s
+            verdict_outcome, spent_s = _unwrap(outcome)
+            return verdict_outcome, quick_s + spent_s
+        outcome = await self.pool.run(grade_timed, args, timeout_s)
+        if outcome.kind == "timeout":
+            return outcome, timeout_s
+        return _unwrap(outcome)
 
     def health(self) -> DomainHealth:
         stats = self.pool.stats()
@@ -132,6 +137,13 @@ class MathVerifier:
         )
         ok = bool(stats["active"])
         return DomainHealth(ok=ok, detail="" if ok else "math worker pool is down", stats=stats)
+
+
+def _unwrap(outcome: Outcome) -> tuple[Outcome, float]:
+    if outcome.kind == "ok":
+        verdict, spent_s = outcome.value
+        return Outcome("ok", value=verdict), spent_s
+    return outcome, 0.0
 
 
 def _since(started: float) -> float:

@@ -1,0 +1,205 @@
+"""Math verifier vs Math-Verify, side by side in one run: accuracy, items/s, latency.
+
+    .venv/bin/python benchmarks/math_bench.py            # starts its own service
+    .venv/bin/python benchmarks/math_bench.py --url http://127.0.0.1:8000
+
+Case sets: our labelled table (tests/services/verifier/domains/math/cases.py), Math-Verify
+0.9.0's own published test cases (benchmarks/data/math_verify_cases.json, extracted from its
+PyPI sdist by benchmarks/extract_math_verify_cases.py), and plain integers for throughput.
+Math-Verify runs in this process (`verify(parse(gold), parse(pred))`, its defaults); our
+service is called over HTTP in batches of 256. Latency: Math-Verify's per call; ours per item
+as the service reports it (`elapsed_s`: from batch arrival to that item's verdict) and per
+batch as the client sees it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.services.verifier.domains.math.cases import CASES  # noqa: E402
+from tests.support.server import running_service  # noqa: E402
+
+MV_CASES = ROOT / "benchmarks" / "data" / "math_verify_cases.json"
+
+
+@dataclass
+class Labelled:
+    response: str
+    answer: str
+    is_correct: bool
+
+
+@dataclass
+class Run:
+    correct: int
+    total: int
+    wall_s: float
+    latencies_s: list[float]
+    batch_latencies_s: list[float]
+    statuses: dict[str, int]
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.total
+
+    @property
+    def rate(self) -> float:
+        return self.total / self.wall_s
+
+
+def our_cases() -> list[Labelled]:
+    return [Labelled(c.response, c.answer, c.is_correct) for c in CASES]
+
+
+def math_verify_cases() -> list[Labelled]:
+    data = json.loads(MV_CASES.read_text())["cases"]
+    return [Labelled(c["pred"], c["gold"], c["expected"]) for c in data]
+
+
+def integer_cases(n: int, seed: int = 0) -> list[Labelled]:
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(n):
+        value = rng.randint(-(10**6), 10**6)
+        is_correct = rng.random() < 0.5
+        answer = value if is_correct else value + rng.choice((-1, 1))
+        cases.append(Labelled(f"Adding up, the total is $\\boxed{{{value}}}$.", str(answer), is_correct))
+    return cases
+
+
+def run_math_verify(cases: Sequence[Labelled]) -> Run:
+    from math_verify import parse, verify
+
+    logging.getLogger("math_verify").setLevel(logging.CRITICAL)
+    latencies, correct, statuses = [], 0, {"passed": 0, "failed": 0}
+    started = time.perf_counter()
+    for case in cases:
+        t0 = time.perf_counter()
+        try:
+            verdict = bool(verify(parse(case.answer), parse(case.response)))
+        except Exception:
+            verdict = False
+        latencies.append(time.perf_counter() - t0)
+        statuses["passed" if verdict else "failed"] += 1
+        correct += verdict is case.is_correct
+    return Run(correct, len(cases), time.perf_counter() - started, latencies, latencies, statuses)
+
+
+def run_service(url: str, cases: Sequence[Labelled], batch_size: int) -> Run:
+    latencies, batch_latencies, correct = [], [], 0
+    statuses: dict[str, int] = {}
+    with httpx.Client(base_url=url, timeout=120) as client:
+        started = time.perf_counter()
+        for offset in range(0, len(cases), batch_size):
+            batch = cases[offset : offset + batch_size]
+            items = [{"response": c.response, "answer": c.answer} for c in batch]
+            t0 = time.perf_counter()
+            reply = client.post("/math", json={"items": items})
+            batch_latencies.append(time.perf_counter() - t0)
+            reply.raise_for_status()
+            for case, result in zip(batch, reply.json()["results"], strict=True):
+                statuses[result["status"]] = statuses.get(result["status"], 0) + 1
+                latencies.append(result["elapsed_s"])
+                correct += (result["status"] == "passed") is case.is_correct
+        wall_s = time.perf_counter() - started
+    return Run(correct, len(cases), wall_s, latencies, batch_latencies, statuses)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def latency_ms(values: Sequence[float]) -> str:
+    return (
+        f"{percentile(values, 0.5) * 1e3:.1f} / {percentile(values, 0.99) * 1e3:.0f}"
+        f" / {max(values) * 1e3:.0f}"
+    )
+
+
+def table(rows: list[tuple[str, Run, Run]]) -> str:
+    head = (
+        "| case set | n | Math-Verify acc | ours acc | Math-Verify items/s | ours items/s "
+        "| speed ratio | Math-Verify p50/p99/max ms | ours item p50/p99/max ms "
+        "| ours batch p50/max ms | ours statuses |"
+    )
+    lines = [head, "|" + " --- |" * 11]
+    for name, mv, ours in rows:
+        statuses = ", ".join(f"{k} {v}" for k, v in sorted(ours.statuses.items()))
+        lines.append(
+            f"| {name} | {ours.total} | {mv.accuracy:.1%} | {ours.accuracy:.1%} "
+            f"| {mv.rate:,.0f} | {ours.rate:,.0f} | {ours.rate / mv.rate:.1f}x "
+            f"| {latency_ms(mv.latencies_s)} | {latency_ms(ours.latencies_s)} "
+            f"| {percentile(ours.batch_latencies_s, 0.5) * 1e3:.0f} / "
+            f"{max(ours.batch_latencies_s) * 1e3:.0f} | {statuses} |"
+        )
+    return "\n".join(lines)
+
+
+@contextmanager
+def service(url: str | None) -> Iterator[str]:
+    if url:
+        with nullcontext(url) as given:
+            yield given
+        return
+    with running_service({"VERIFIER_CODE__IS_ENABLED": "false"}) as started:
+        yield started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", help="Use a running service instead of starting one.")
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--integers", type=int, default=20_480, help="Plain-integer items.")
+    parser.add_argument(
+        "--integers-baseline", type=int, default=3_000, help="Of those, run by Math-Verify."
+    )
+    args = parser.parse_args()
+
+    ours_set, mv_set = our_cases(), math_verify_cases()
+    mixed = ours_set + mv_set
+    random.Random(1).shuffle(mixed)
+    integers = integer_cases(args.integers)
+    print(f"load before: {os.getloadavg()}", flush=True)
+    with service(args.url) as url:
+        rows = []
+        # a fresh service: every pair below is new to its cache
+        mixed_ours = run_service(url, mixed, args.batch_size)
+        mixed_mv = run_math_verify(mixed)
+        rows.append(("mixed (both sets, shuffled, cold cache)", mixed_mv, mixed_ours))
+        for name, cases in (("ours (labelled table)", ours_set), ("math-verify 0.9.0 tests", mv_set)):
+            rows.append((f"{name}", run_math_verify(cases), run_service(url, cases, args.batch_size)))
+        int_ours = run_service(url, integers, args.batch_size)
+        int_mv = run_math_verify(integers[: args.integers_baseline])
+        rows.append(("plain integers", int_mv, int_ours))
+        health = httpx.get(f"{url}/health").json()["domains"]["math"]["stats"]
+    print(f"load after: {os.getloadavg()}")
+    print()
+    print(table(rows))
+    print()
+    print(
+        "Rows 2-3 run after row 1 on the same service, so their SymPy pairs are cache hits; "
+        "row 1 is the cold-cache throughput. Math-Verify ran "
+        f"{args.integers_baseline} of the {args.integers} integer items."
+    )
+    print(f"service math stats: {json.dumps(health)}")
+
+
+if __name__ == "__main__":
+    main()

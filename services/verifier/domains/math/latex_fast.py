@@ -1,0 +1,277 @@
+"""A small, fast LaTeX-to-SymPy parser for scalar expressions (the common case), no ANTLR.
+
+Covers numbers, single-letter (and subscripted) variables, + - * / ^ !, implicit products,
+`\\frac`, `\\sqrt`, `\\sqrt[n]`, `\\binom`, `\\pi`, `\\infty`, `e`, `i`, `\\cdot`, `\\times`,
+parentheses and `\\sin`-style functions. Anything else (sets, intervals, relations, text, `\\pm`)
+raises `Unsupported` and the caller falls back to latex2sympy2 (ANTLR, ~20x slower). Runs in the
+killable worker: SymPy evaluates as it builds, so `10^{10^{10}}` may hang here, by design.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import sympy
+
+
+class Unsupported(Exception):
+    """Outside this parser's subset; use the full parser."""
+
+
+_TOKEN_RE = re.compile(
+    r"\s*(?:(?P<num>\d+\.\d*|\.\d+|\d+)|(?P<cmd>\\[A-Za-z]+)|(?P<sym>[A-Za-z])|(?P<op>[-+*/^!(){}\[\]_,|=<>]))"
+)
+_FUNCTIONS = {
+    "\\sin": sympy.sin,
+    "\\cos": sympy.cos,
+    "\\tan": sympy.tan,
+    "\\cot": sympy.cot,
+    "\\sec": sympy.sec,
+    "\\csc": sympy.csc,
+    "\\arcsin": sympy.asin,
+    "\\arccos": sympy.acos,
+    "\\arctan": sympy.atan,
+    "\\ln": sympy.log,
+    "\\exp": sympy.exp,
+    "\\log": sympy.log,
+}
+_GREEK = {
+    "\\alpha",
+    "\\beta",
+    "\\gamma",
+    "\\delta",
+    "\\theta",
+    "\\lambda",
+    "\\mu",
+    "\\phi",
+    "\\varphi",
+    "\\omega",
+    "\\sigma",
+    "\\tau",
+    "\\rho",
+}
+_MAX_TOKENS = 400
+
+
+def parse_scalar(latex: str) -> Any:
+    tokens = _tokenize(latex)
+    parser = _Parser(tokens)
+    value = parser.expression()
+    if parser.position != len(tokens):
+        raise Unsupported(f"unexpected {tokens[parser.position]!r}")
+    return value
+
+
+def _tokenize(latex: str) -> list[str]:
+    tokens: list[str] = []
+    position = 0
+    text = latex.strip()
+    while position < len(text):
+        match = _TOKEN_RE.match(text, position)
+        if match is None or match.end() == position:
+            if text[position:].strip() == "":
+                break
+            raise Unsupported(f"character {text[position]!r}")
+        tokens.append(match.group().strip())
+        position = match.end()
+        if len(tokens) > _MAX_TOKENS:
+            raise Unsupported("too long for the fast parser")
+    if any(t in {",", "|", "=", "<", ">", "[", "]"} for t in tokens):
+        raise Unsupported("structure or relation")
+    return tokens
+
+
+class _Parser:
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.position = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.position] if self.position < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        token = self.peek()
+        if token is None or (expected is not None and token != expected):
+            raise Unsupported(f"expected {expected!r}, got {token!r}")
+        self.position += 1
+        return token
+
+    def expression(self) -> Any:
+        value = self.term()
+        while self.peek() in ("+", "-"):
+            op = self.take()
+            right = self.term()
+            value = value + right if op == "+" else value - right
+        return value
+
+    def term(self) -> Any:
+        value = self.signed()
+        while True:
+            token = self.peek()
+            if token in ("*", "\\cdot", "\\times"):
+                self.take()
+                value = value * self.signed()
+            elif token == "/":
+                self.take()
+                value = value / self.signed()
+            elif token is not None and self._starts_atom(token):
+                value = value * self.power()  # implicit product: 2x, 3\sqrt{2}
+            else:
+                return value
+
+    def signed(self) -> Any:
+        if self.peek() == "-":
+            self.take()
+            return -self.signed()
+        if self.peek() == "+":
+            self.take()
+            return self.signed()
+        return self.power()
+
+    def power(self) -> Any:
+        base = self.postfix()
+        if self.peek() == "^":
+            self.take()
+            exponent = self.exponent()
+            return base**exponent
+        return base
+
+    def exponent(self) -> Any:
+        if self.peek() == "{":
+            return self.group()
+        if self.peek() == "-":
+            self.take()
+            return -self.postfix()
+        return self.atom_single()
+
+    def postfix(self) -> Any:
+        value = self.atom()
+        while self.peek() == "!":
+            self.take()
+            value = sympy.factorial(value)
+        return value
+
+    def group(self) -> Any:
+        self.take("{")
+        value = self.expression()
+        self.take("}")
+        return value
+
+    def atom_single(self) -> Any:
+        """One token as an exponent/argument: `2^3`, `\\sqrt2`, `\\frac12`."""
+        token = self.peek()
+        if token is not None and token.isdigit():
+            self.take()
+            return sympy.Integer(token[0]) if len(token) == 1 else self._digit_split(token)
+        return self.atom()
+
+    def _digit_split(self, token: str) -> Any:
+        # `2^34` in LaTeX is 2^3 followed by 4: refuse rather than guess
+        raise Unsupported("multi-digit bare exponent")
+
+    def atom(self) -> Any:
+        token = self.peek()
+        if token is None:
+            raise Unsupported("unexpected end")
+        if token == "(":
+            self.take()
+            value = self.expression()
+            self.take(")")
+            return value
+        if token == "{":
+            return self.group()
+        if token[0].isdigit() or token[0] == ".":
+            self.take()
+            return sympy.Rational(token) if "." in token else sympy.Integer(token)
+        if token.isalpha() and len(token) == 1:
+            self.take()
+            return self._symbol(token)
+        if token == "\\frac":
+            self.take()
+            numerator = self.braced_or_single()
+            denominator = self.braced_or_single()
+            return numerator / denominator
+        if token == "\\sqrt":
+            self.take()
+            if self.peek() == "[":
+                raise Unsupported("nth root")
+            return sympy.sqrt(self.braced_or_single())
+        if token == "\\binom":
+            self.take()
+            top = self.braced_or_single()
+            bottom = self.braced_or_single()
+            return sympy.binomial(top, bottom)
+        if token == "\\pi":
+            self.take()
+            return sympy.pi
+        if token == "\\infty":
+            self.take()
+            return sympy.oo
+        if token in _GREEK:
+            self.take()
+            return sympy.Symbol(token[1:])
+        if token in _FUNCTIONS:
+            return self.function()
+        raise Unsupported(f"token {token!r}")
+
+    def function(self) -> Any:
+        name = self.take()
+        power = None
+        if self.peek() == "^":  # \sin^2 x
+            self.take()
+            power = self.exponent()
+        if name == "\\log" and self.peek() == "_":
+            self.take()
+            base = self.braced_or_single()
+            argument = self.function_argument()
+            value = sympy.log(argument, base)
+        else:
+            value = _FUNCTIONS[name](self.function_argument())
+        return value**power if power is not None else value
+
+    def function_argument(self) -> Any:
+        if self.peek() in ("(", "{"):
+            return self.atom()
+        # `\sin x`, `\ln 2`: one implicit-product term without further functions
+        value = self.postfix()
+        while (token := self.peek()) is not None and self._starts_atom(token):
+            if token in _FUNCTIONS:
+                break
+            value = value * self.postfix()
+        return value
+
+    def braced_or_single(self) -> Any:
+        if self.peek() == "{":
+            return self.group()
+        return self.atom_single()
+
+    def _symbol(self, letter: str) -> Any:
+        if self.peek() == "_":
+            self.take()
+            subscript = self.take()
+            if subscript == "{":
+                parts = []
+                while self.peek() not in ("}", None):
+                    parts.append(self.take())
+                self.take("}")
+                subscript = "".join(parts)
+            if not subscript.isalnum():
+                raise Unsupported("subscript")
+            return sympy.Symbol(f"{letter.lower()}_{subscript}")
+        if letter == "e":
+            return sympy.E
+        if letter == "i":
+            return sympy.I
+        return sympy.Symbol(letter.lower())  # as latex2sympy2 does: `B` and `b` are one name
+
+    @staticmethod
+    def _starts_atom(token: str) -> bool:
+        return (
+            token[0].isdigit()
+            or token[0] == "."
+            or (token.isalpha() and len(token) == 1)
+            or token in ("(", "{", "\\frac", "\\sqrt", "\\binom", "\\pi", "\\infty")
+            or token in _GREEK
+            or token in _FUNCTIONS
+        )
