@@ -114,6 +114,15 @@ HONEST = [
     "theorem t : (3 : Nat) ∣ 6 := by decide",
     "theorem t (a : Nat) (h : a.prefix_ok = 1) : True := trivial",
     "@[simp] theorem h' (n : Nat) : n * 1 = n := Nat.mul_one n",
+    # typical prover-model output (Mathlib style)
+    "theorem mathd_algebra_478 (b h v : ℝ) (h₀ : 0 < b ∧ 0 < h ∧ 0 < v)\n"
+    "    (h₁ : v = 1 / 3 * (b * h)) (h₂ : b = 30) (h₃ : h = 13 / 2) : v = 65 := by\n"
+    "  -- Substitute the given values of b and h into the volume formula\n"
+    "  rw [h₂, h₃] at h₁\n  norm_num [h₁]\n  <;> linarith",
+    "open Real Nat Topology in\ntheorem t (x : ℝ) (hx : 0 < x) : 0 < x ^ 2 := by\n"
+    "  have := sq_nonneg (x - 1)\n  nlinarith [sq_nonneg (x + 1), mul_pos hx hx]",
+    "attribute [local instance] Classical.propDecidable\n"
+    "set_option maxHeartbeats 400000 in\ntheorem t : True := by\n  /- a block comment -/ trivial",
     '@[to_additive "a doc, with a comma"] theorem t : True := trivial',
 ]
 
