@@ -127,7 +127,10 @@ class Repl:
         await self._process.stdin.drain()
         framer = ReplyFramer()
         while True:
-            raw = await self._process.stdout.readline()
+            try:
+                raw = await self._process.stdout.readline()
+            except (ValueError, asyncio.LimitOverrunError) as exc:  # one line over the limit
+                raise ProtocolError(f"REPL output line too long: {exc}") from exc
             if not raw:
                 detail = await self._exit_detail()
                 await self.kill()
