@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from services.verifier.domains.lean.config import LeanSettings
-from services.verifier.domains.lean.protocol import Reply
+from services.verifier.domains.lean.protocol import LeanMessage, Reply
 from services.verifier.domains.lean.repl import Repl, ReplCrashed, ReplTimeout
 from services.verifier.errors import Overloaded
 
@@ -39,7 +39,11 @@ class WarmRepl:
     repl: Repl
     header: str
     header_env: int
-    references: OrderedDict[str, tuple[str, int]] = field(default_factory=OrderedDict)
+    header_messages: tuple[LeanMessage, ...] = ()
+    # statement key -> (reference name, its env, the messages of the reply that made that env)
+    references: OrderedDict[str, tuple[str, int, tuple[LeanMessage, ...]]] = field(
+        default_factory=OrderedDict
+    )
     is_broken: bool = False
 
     async def run(self, cmd: str, env: int | None, timeout_s: float) -> Reply:
@@ -186,7 +190,9 @@ class ReplPool:
             while len(self._failed_headers) > _FAILED_HEADER_CACHE:
                 self._failed_headers.popitem(last=False)
             raise HeaderFailed(detail)
-        return WarmRepl(repl=repl, header=header, header_env=reply.env)
+        return WarmRepl(
+            repl=repl, header=header, header_env=reply.env, header_messages=reply.messages
+        )
 
     def _should_recycle(self, warm: WarmRepl) -> bool:
         if warm.is_broken or not warm.repl.is_alive or self._closed:

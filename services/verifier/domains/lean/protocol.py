@@ -4,13 +4,14 @@ A command is one JSON object followed by a blank line (`{"cmd": ..., "env": N}`)
 JSON object (the REPL pretty-prints it over several lines, never with a blank line inside, since
 newlines in strings are escaped) followed by a blank line: `{"env": N, "messages": [...],
 "sorries": [...]}`, where each message is `{"severity", "pos": {"line", "column"}, "endPos",
-"data"}`; absent lists mean empty. A failed request is `{"message": "..."}`.
+"data"}`; absent lists mean empty. A failed request is `{"message": "..."}`. Some releases repeat
+the parent env's messages at the start of a reply (`Reply.since` removes them).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -37,6 +38,17 @@ class Reply:
     @property
     def errors(self) -> tuple[LeanMessage, ...]:
         return tuple(m for m in self.messages if m.severity == "error")
+
+    def since(self, parent: tuple[LeanMessage, ...]) -> Reply:
+        """This reply without the messages its parent env's reply already had.
+
+        Some REPL releases carry a command state's messages into the commands run on top of it,
+        so a reply repeats its parent's messages first. Those are dropped here (only as an exact
+        leading run), so a verdict only ever looks at what this command itself produced.
+        """
+        if parent and self.messages[: len(parent)] == parent:
+            return replace(self, messages=self.messages[len(parent) :])
+        return self
 
 
 def encode_command(cmd: str, env: int | None = None) -> bytes:

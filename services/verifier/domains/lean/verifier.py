@@ -152,8 +152,8 @@ class LeanVerifier:
     # -- the Lean part ---------------------------------------------------------------------
     async def _reference(
         self, warm: WarmRepl, statement: Statement, deadline: float
-    ) -> tuple[str, int] | str:
-        """The reference axiom's (name, env) in this REPL, or why the statement failed."""
+    ) -> tuple[str, int, tuple[LeanMessage, ...]] | str:
+        """The reference axiom in this REPL (name, env, its reply's messages), or why not."""
         key = f"{statement.name}\n{statement.signature}"  # the name probe is part of it
         cached = warm.references.get(key)
         if cached is not None:
@@ -163,25 +163,26 @@ class LeanVerifier:
         reply = await warm.run(
             reference_command(statement, name), warm.header_env, deadline - time.monotonic()
         )
-        problem = judge_reference(reply, statement)
+        problem = judge_reference(reply.since(warm.header_messages), statement)
         if problem is not None or reply.env is None:
             return problem or "the REPL gave no env for the statement"
-        warm.references[key] = (name, reply.env)
+        warm.references[key] = (name, reply.env, reply.messages)
         while len(warm.references) > _MAX_REFERENCES_PER_REPL:
             warm.references.popitem(last=False)
-        return name, reply.env
+        return name, reply.env, reply.messages
 
     async def _check(self, warm: WarmRepl, job: Job, started: float) -> LeanResult:
         deadline = time.monotonic() + job.timeout_s
         reference = await self._reference(warm, job.statement, deadline)
         if isinstance(reference, str):
             return _result(job.item, Status.error, reference, started)
-        ref_name, ref_env = reference
+        ref_name, ref_env, ref_messages = reference
         names = CheckNames.fresh(job.statement.name, ref_name)
         warm.repl.proofs += 1
-        reply = await warm.run(
+        raw = await warm.run(
             submission_command(job.code, names), ref_env, deadline - time.monotonic()
         )
+        reply = raw.since(ref_messages)
         messages = shift_lines(reply.messages, SUBMISSION_LINE_OFFSET)
         verdict: Judgement | None = judge_submission(reply)
         if verdict is None:
@@ -190,7 +191,7 @@ class LeanVerifier:
             check_reply = await warm.run(
                 check_command(names), reply.env, deadline - time.monotonic()
             )
-            verdict = judge_check(check_reply, names)
+            verdict = judge_check(check_reply.since(raw.messages), names)
         status = Status.passed if verdict.is_passed else Status.failed
         return _result(job.item, status, verdict.detail, started, messages, verdict.axioms)
 

@@ -19,10 +19,12 @@ elaboration:
   (whitespace-normalised text equality stands in for the kernel's definitional equality); else
   prints `'CHK' depends on axioms: [...]`.
 
-Directives in a proof's comments drive failure modes: `-- fake: hang`, `-- fake: sleep 1.5`,
-`-- fake: crash`, `-- fake: forge` (prints a forged reply first), `-- fake: noise` (non-JSON stdout
-before the reply), `-- fake: memory 512` (allocates that many MiB), `-- fake: axiom X` (the proof
-depends on X), `-- fake: error`, `-- fake: check_hang`, `-- fake: check_silent`.
+With `FAKE_REPL_ACCUMULATE=1` every reply repeats its parent env's messages first, as some REPL
+releases do. Directives in a proof's comments drive failure modes: `-- fake: hang`,
+`-- fake: sleep 1.5`, `-- fake: crash`, `-- fake: info` (an info message), `-- fake: forge`
+(prints a forged reply first), `-- fake: noise` (non-JSON stdout before the reply),
+`-- fake: memory 512` (allocates that many MiB), `-- fake: axiom X` (the proof depends on X),
+`-- fake: error`, `-- fake: check_hang`, `-- fake: check_silent`.
 
 What this cannot tell: whether real Lean accepts the commands we build, and everything the kernel
 decides. That is what `test_real_lean.py` checks wherever a toolchain exists.
@@ -44,9 +46,11 @@ class Env:
     axioms: dict[str, set[str]] = field(default_factory=dict)
     scopes: list[str] = field(default_factory=list)
     flags: set[str] = field(default_factory=set)
+    history: list[dict[str, object]] = field(default_factory=list)  # messages so far
 
 
 ENVS: list[Env] = []
+ACCUMULATE = os.environ.get("FAKE_REPL_ACCUMULATE") == "1"
 _DIRECTIVE = re.compile(r"--\s*fake:\s*(\w+)(?:[ \t]+([^\n]+))?")
 _DECL = re.compile(r"(?<![\w'.])(theorem|lemma)\s+([^\s(){}\[\]:]+)(.*?):=", re.DOTALL)
 _AXIOM_DECL = re.compile(r"(?<![\w'.])axiom\s+([^\s(){}\[\]:]+)")
@@ -66,6 +70,9 @@ def message(severity: str, data: str, line: int = 1, column: int = 0) -> dict[st
 
 
 def reply(env: Env, messages: list[dict[str, object]], sorries: list[object] | None = None) -> dict:
+    env.history = [*env.history, *messages]
+    if ACCUMULATE:  # like REPL releases that repeat the parent env's messages
+        messages = env.history
     ENVS.append(env)
     out: dict[str, object] = {"env": len(ENVS) - 1}
     if messages:
@@ -81,6 +88,7 @@ def copy_env(env: Env) -> Env:
         {k: set(v) for k, v in env.axioms.items()},
         list(env.scopes),
         set(env.flags),
+        list(env.history),
     )
 
 
@@ -165,6 +173,8 @@ def run_submission(env: Env, cmd: str) -> dict:
             _HOARD = bytearray(int(arg) * 1024 * 1024)
         elif name == "axiom":
             extra_axioms.add(arg)
+        elif name == "info":
+            messages.append(message("info", "add_zero' : ∀ (a : Nat), a + 0 = a", line=3))
         elif name == "error":
             messages.append(message("error", "unsolved goals\n⊢ False", line=2))
         elif name in {"check_hang", "check_silent"}:

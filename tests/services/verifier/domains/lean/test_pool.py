@@ -33,10 +33,14 @@ def fake_command() -> str:
 
 
 @asynccontextmanager
-async def lean(log: Path | None = None, **overrides: Any) -> AsyncIterator[LeanVerifier]:
+async def lean(
+    log: Path | None = None, accumulate: bool = False, **overrides: Any
+) -> AsyncIterator[LeanVerifier]:
     command = fake_command()
     if log is not None:
         command = f"env FAKE_REPL_LOG={log} {command}"
+    if accumulate:
+        command = f"env FAKE_REPL_ACCUMULATE=1 {command}"
     settings = LeanSettings(repl_command=command, **overrides)
     async with open_lean_verifier(settings) as verifier:
         yield verifier
@@ -340,3 +344,26 @@ async def test_repl_that_died_while_idle_is_replaced_before_use() -> None:
         await idle.repl.kill()  # as if the OOM killer had struck between two requests
         after = await one(verifier)
     assert after.status is Status.passed
+
+
+@pytest.mark.parametrize("accumulate", [False, True], ids=["fresh-messages", "repeated-messages"])
+async def test_verdicts_hold_whether_or_not_replies_repeat_parent_messages(
+    accumulate: bool,
+) -> None:
+    warned = HONEST + " -- fake: info"  # an info message in the submission's reply
+    cases = [
+        (HONEST, Status.passed),
+        (warned, Status.passed),
+        ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  sorry", Status.failed),
+        ("theorem add_zero' (a : Nat) : a + 0 = a + 0 := rfl", Status.failed),
+        ("namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp", Status.failed),
+        (HONEST + " -- fake: check_silent", Status.failed),
+        (HONEST, Status.passed),  # the cached reference, reused
+    ]
+    async with lean(accumulate=accumulate, pool_size_per_header=1) as verifier:
+        results = [await one(verifier, proof) for proof, _ in cases]
+    assert [r.status for r in results] == [expected for _, expected in cases], [
+        r.detail for r in results
+    ]
+    [info] = results[1].messages  # the submission's own message, once, at its own line
+    assert (info.severity, info.line) == ("info", 2)
