@@ -115,3 +115,15 @@ def test_malformed_reply_is_a_protocol_error(obj: object) -> None:
 def test_missing_lists_mean_empty() -> None:
     reply = parse_reply({"env": 2})
     assert reply.messages == () and reply.sorries == 0 and reply.error is None
+
+
+def test_since_drops_only_a_leading_copy_of_the_parent_messages() -> None:
+    probe = {"severity": "error", "pos": {"line": 1, "column": 0}, "data": "unknown constant 'x'"}
+    own = {"severity": "warning", "pos": {"line": 3, "column": 2}, "data": "unused variable"}
+    parent = parse_reply({"env": 1, "messages": [probe]}).messages
+    repeated = parse_reply({"env": 2, "messages": [probe, own]})
+    assert [m.text for m in repeated.since(parent).messages] == ["unused variable"]
+    fresh = parse_reply({"env": 2, "messages": [own]})
+    assert fresh.since(parent) == fresh
+    reordered = parse_reply({"env": 2, "messages": [own, probe]})
+    assert reordered.since(parent) == reordered  # not a leading copy: kept as is
