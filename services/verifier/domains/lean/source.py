@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass
 
 _DECL = re.compile(
-    r"^\s*(?P<attrs>(?:@\[[^\]]*\]\s*)*)(?P<kw>theorem|lemma)\s+(?P<name>[^\s(){}\[\]:⦃]+)"
-    r"(?P<sig>.*)$",
+    r"^\s*(?:/--.*?-/\s*)?(?P<attrs>(?:@\[[^\]]*\]\s*)*)"
+    r"(?P<kw>theorem|lemma)\s+(?P<name>[^\s(){}\[\]:⦃]+)(?P<sig>.*)$",
     re.DOTALL,
 )
 # A statement may come as dataset text does: `... := by sorry`, `... := sorry`, or a bare `:=`.

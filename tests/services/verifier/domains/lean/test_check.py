@@ -46,6 +46,7 @@ def msg(severity: str, data: str, line: int = 1) -> dict[str, object]:
         ("lemma foo : True :=", "foo", " : True"),
         ("theorem foo: True := by\n  sorry", "foo", " : True"),
         ("  theorem Nat.foo' {n : Nat} : n = n", "Nat.foo'", " {n : Nat} : n = n"),
+        ("/-- The doc. -/\ntheorem foo : True := by sorry", "foo", " : True"),
         (
             "theorem mathd_algebra_10 : abs ((120 : ℝ) / 100 * 30 - 130 / 100 * 20) = 10 "
             ":= by sorry",
