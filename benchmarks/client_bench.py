@@ -50,14 +50,18 @@ Batch = tuple[list[str], list[str]]
 
 
 async def measure(
-    settings: MathSettings, url: str, local_batches: list[Batch], http_batches: list[Batch]
+    settings: MathSettings,
+    url: str,
+    local_batches: list[Batch],
+    http_batches: list[Batch],
+    chunk_size: int,
 ) -> tuple[dict[str, list[float]], Counter[str], Counter[str]]:
     """Alternate in-process and HTTP rounds so load drift hits both paths alike.
 
     Each round also re-sends its batch: the verdicts then come from the verifier's cache, so
     that time is the fixed cost of each path (for HTTP: encoding, transport, parsing).
     """
-    reward = make_reward_function("math", base_url=url)
+    reward = make_reward_function("math", base_url=url, chunk_size=chunk_size)
     times: dict[str, list[float]] = {"local": [], "http": [], "local_cached": [], "http_cached": []}
     local_statuses: Counter[str] = Counter()
     http_statuses: Counter[str] = Counter()
@@ -108,6 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=1024, help="completions per batch")
     parser.add_argument("--rounds", type=int, default=3, help="batches per path (median reported)")
     parser.add_argument("--workers", type=int, default=2, help="math worker processes (both paths)")
+    parser.add_argument("--chunk-size", type=int, default=64, help="client chunk size")
     parser.add_argument("--timeout-s", type=float, default=10.0, help="per-item deadline (both)")
     args = parser.parse_args(argv)
 
@@ -125,14 +130,14 @@ def main(argv: list[str] | None = None) -> None:
     }
     with running_service(env) as url:
         times, local_statuses, http_statuses = asyncio.run(
-            measure(settings, url, local_batches, http_batches)
+            measure(settings, url, local_batches, http_batches, args.chunk_size)
         )
 
     baseline = statistics.median(times["local"])
     cached_baseline = statistics.median(times["local_cached"])
     print(
         f"n={args.n} completions/batch, rounds={args.rounds}, math workers={args.workers}, "
-        f"item deadline={args.timeout_s}s, cpus={os.cpu_count()}, "
+        f"item deadline={args.timeout_s}s, chunk size={args.chunk_size}, cpus={os.cpu_count()}, "
         f"loadavg before={load_before} after={_load()}"
     )
     print(f"verdicts (all rounds, uncached) in-process: {dict(local_statuses)}")

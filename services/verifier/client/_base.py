@@ -133,7 +133,9 @@ class BaseClient:
         base_url: Service URL; defaults to `$VERIFIER_URL`.
         api_key: Sent as `X-API-Key`; defaults to `$VERIFIER_API_KEY` (none if unset).
         timeout: Per-request httpx timeout (a number of seconds or an `httpx.Timeout`).
-        chunk_size: Items per request; bigger batches are split and sent concurrently.
+        chunk_size: Items per request; bigger batches are split and sent concurrently. 64 was
+            the fastest of 64/128/256/1024 for 1,024 math items (benchmarks/RESULTS.md,
+            `## Client`): the server overlaps one chunk's parsing with others' verification.
         max_concurrency: Chunks in flight at once, per call.
         deadline_s: Default deadline for a whole call (all chunks and retries); None: none.
         retry: The `RetryPolicy` (what is retried, backoff, attempts).
@@ -146,7 +148,7 @@ class BaseClient:
         *,
         api_key: str | None = None,
         timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
-        chunk_size: int = 256,
+        chunk_size: int = 64,
         max_concurrency: int = 8,
         deadline_s: float | None = None,
         retry: RetryPolicy | None = None,
