@@ -171,7 +171,11 @@ class _AttachStream:
 
 
 class DockerSandbox:
-    """One warm container; runs one job at a time over its attach stream."""
+    """One warm container; runs one job at a time over its attach stream.
+
+    A reader task pumps the executor's frames as they come, so a container that dies while
+    idle (`docker kill`, an engine restart) is noticed at once, not by the next item.
+    """
 
     def __init__(self, container_id: str, name: str, stream: _AttachStream) -> None:
         self.container_id = container_id
@@ -180,14 +184,27 @@ class DockerSandbox:
         self.jobs_done = 0
         self._alive = True
         self._lock = asyncio.Lock()
+        self._frames: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._pump = asyncio.ensure_future(self._read_frames())
+
+    async def _read_frames(self) -> None:
+        try:
+            while True:
+                self._frames.put_nowait(await self.stream.read_frame())
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            pass
+        finally:
+            self._alive = False
+            self._frames.put_nowait(None)
 
     @property
     def is_alive(self) -> bool:
-        return self._alive and not self.stream.reader.at_eof()
+        return self._alive
 
     def mark_dead(self) -> None:
         self._alive = False
         self.stream.close()
+        self._pump.cancel()
 
     async def run(self, job: dict[str, Any], timeout_s: float) -> dict[str, Any]:
         body = json.dumps(job).encode()
@@ -196,15 +213,18 @@ class DockerSandbox:
                 raise SandboxLost(f"sandbox {self.name} is gone")
             try:
                 await self.stream.send(_FRAME.pack(len(body)) + body)
-                result = await asyncio.wait_for(self.stream.read_frame(), timeout_s)
+                result = await asyncio.wait_for(self._frames.get(), timeout_s)
             except TimeoutError as exc:
                 self.mark_dead()
                 message = f"sandbox {self.name} did not answer in {timeout_s:.0f}s"
                 raise SandboxLost(message) from exc
-            except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            except OSError:
+                result = None
+                self.mark_dead()
+            if result is None:
                 self.mark_dead()
                 tail = self.stream.stderr_tail.decode(errors="replace")[-500:]
-                raise SandboxLost(f"sandbox {self.name} died mid-job {tail}".strip()) from exc
+                raise SandboxLost(f"sandbox {self.name} died mid-job {tail}".strip())
             self.jobs_done += 1
             if not result.get("healthy", False) or "fault" in result:
                 self._alive = False  # answered, but must not take another job

@@ -148,7 +148,7 @@ class SandboxPool:
                     backoff_s = 0.5
                 continue
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), 5.0)
+                await asyncio.wait_for(self._wake.wait(), 1.0)
             self._drop_dead_idle()
 
     async def _start_one(self) -> None:

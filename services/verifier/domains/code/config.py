@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from pydantic import BaseModel, Field
 
 from services.verifier.sandbox.config import DockerSandboxSettings
@@ -9,7 +11,11 @@ from services.verifier.sandbox.config import DockerSandboxSettings
 
 class CodeSettings(BaseModel):
     is_enabled: bool = Field(True, description="Start the sandbox pool at startup.")
-    pool_size: int = Field(4, ge=1, description="Warm sandbox containers (parallel items).")
+    pool_size: int = Field(
+        default_factory=lambda: max(2, os.cpu_count() or 2),
+        ge=1,
+        description="Warm sandbox containers, i.e. items run in parallel (default: CPU count).",
+    )
     max_jobs_per_sandbox: int = Field(
         500, ge=1, description="A container is replaced after this many items (leak bound)."
     )
