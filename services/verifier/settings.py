@@ -21,6 +21,7 @@ class LimitsSettings(BaseModel):
     max_item_chars: int = Field(
         1_000_000, ge=1, description="Longest text field (response, code, expected output)."
     )
+    max_tests_per_item: int = Field(1000, ge=1, description="Most tests in one `/code` item.")
 
 
 class VerifierSettings(BaseSettings):

@@ -31,19 +31,36 @@ MetricsDep = Annotated[ServiceMetrics, Depends(get_metrics)]
 LimitsDep = Annotated[LimitsSettings, Depends(get_limits)]
 
 
+_TEST_TEXT_FIELDS = ("code", "stdin", "stdout")
+
+
+def _too_long(where: str, value: object, limit: int) -> None:
+    if isinstance(value, str) and len(value) > limit:
+        raise PayloadTooLarge(f"{where} has {len(value)} characters; max_item_chars={limit}")
+
+
 def enforce_batch_limits(
     items: Sequence[Any], limits: LimitsSettings, text_fields: Sequence[str]
 ) -> None:
-    """413 for a batch with too many items or an over-long text field, naming the limit."""
+    """413 for a batch with too many items, tests or an over-long text field, naming the limit.
+
+    Items of every domain pass through here (`/verify` too); a `tests` list is checked wherever
+    an item has one.
+    """
     if len(items) > limits.max_batch_items:
         raise PayloadTooLarge(
             f"batch has {len(items)} items; max_batch_items={limits.max_batch_items}"
         )
     for index, item in enumerate(items):
         for name in text_fields:
-            value = getattr(item, name, None)
-            if isinstance(value, str) and len(value) > limits.max_item_chars:
-                raise PayloadTooLarge(
-                    f"items[{index}].{name} has {len(value)} characters; "
-                    f"max_item_chars={limits.max_item_chars}"
-                )
+            _too_long(f"items[{index}].{name}", getattr(item, name, None), limits.max_item_chars)
+        tests = getattr(item, "tests", None) or ()
+        if len(tests) > limits.max_tests_per_item:
+            raise PayloadTooLarge(
+                f"items[{index}].tests has {len(tests)} tests; "
+                f"max_tests_per_item={limits.max_tests_per_item}"
+            )
+        for number, test in enumerate(tests):
+            for name in _TEST_TEXT_FIELDS:
+                where = f"items[{index}].tests[{number}].{name}"
+                _too_long(where, getattr(test, name, None), limits.max_item_chars)
