@@ -37,6 +37,18 @@ async def _send_error(send: Send, status: int, code: str, message: str, request_
     await send({"type": "http.response.body", "body": body})
 
 
+def _key_matches(headers: dict[bytes, bytes], key: bytes) -> bool:
+    """Either credential may carry the key: `X-API-Key`, or `Authorization: Bearer`. Checking
+    both means a proxy that adds its own Authorization header does not mask a good X-API-Key."""
+    candidates = [headers.get(b"x-api-key", b"")]
+    auth = headers.get(b"authorization", b"")
+    if auth[:7].lower() == b"bearer ":
+        candidates.append(auth[7:].strip())
+    # Compare every candidate (no short-circuit) so timing does not say which one was right.
+    matches = [hmac.compare_digest(sent, key) for sent in candidates]
+    return any(matches)
+
+
 class GuardMiddleware:
     """Assigns X-Request-ID, enforces `max_body_bytes` (413) and the API key (401)."""
 
@@ -72,16 +84,12 @@ class GuardMiddleware:
         request_id = raw_id.decode("latin-1") if raw_id else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
 
-        if self.api_key and scope.get("path") not in _OPEN_PATHS:
-            sent = headers.get(b"x-api-key", b"")
-            auth = headers.get(b"authorization", b"")
-            if auth.lower().startswith(b"bearer "):
-                sent = auth[7:].strip()
-            if not hmac.compare_digest(sent, self.api_key.encode()):
-                await _send_error(
-                    send, 401, "unauthorized", "missing or wrong API key (X-API-Key)", request_id
-                )
-                return
+        needs_key = self.api_key and scope.get("path") not in _OPEN_PATHS
+        if needs_key and not _key_matches(headers, str(self.api_key).encode()):
+            await _send_error(
+                send, 401, "unauthorized", "missing or wrong API key (X-API-Key)", request_id
+            )
+            return
 
         limit = self.max_body_bytes
         too_large = f"request body exceeds max_body_bytes={limit}; split the batch"

@@ -37,7 +37,7 @@ from typing import Any, Literal
 from services.verifier.adapters._completions import completion_text
 from services.verifier.client import AsyncVerifierClient, ConfigurationError, VerifierClientError
 from services.verifier.schemas.common import ItemResult, Status
-from services.verifier.schemas.verify import item_from_label
+from services.verifier.schemas.verify import item_from_label, label_text
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ def mixed_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[s
     if columns.get("domain") is None and columns.get("label") is not None:
         labels = _column(columns, "label", n, "verify_reward")
         return [
-            item_from_label(label if isinstance(label, str) else json.dumps(label), text)
+            item_from_label(label_text(label), text)
             for label, text in zip(labels, texts, strict=True)
         ]
     domains = _column(columns, "domain", n, "verify_reward")

@@ -21,7 +21,6 @@ whole batch in one (chunked, concurrent) call, for verl's `BatchRewardManager`;
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import threading
 import weakref
@@ -33,7 +32,12 @@ from pydantic import ValidationError
 from services.verifier.adapters._coalesce import Coalescer
 from services.verifier.client import AsyncVerifierClient, ConfigurationError, VerifierClient
 from services.verifier.schemas.common import ItemResult, Status
-from services.verifier.schemas.verify import VERIFY_ITEM_ADAPTER, VerifyResult, item_from_label
+from services.verifier.schemas.verify import (
+    VERIFY_ITEM_ADAPTER,
+    VerifyResult,
+    item_from_label,
+    label_text,
+)
 
 _lock = threading.Lock()
 _sync_clients: dict[tuple[int, str | None, str | None], VerifierClient] = {}
@@ -68,8 +72,8 @@ def _coalescer(
 def item_for(solution_str: str, ground_truth: Any) -> dict[str, Any]:
     """The `/verify` item for one sample (pure)."""
     if isinstance(ground_truth, Mapping):
-        ground_truth = json.dumps(dict(ground_truth))
-    return item_from_label(str(ground_truth), solution_str)
+        ground_truth = dict(ground_truth)
+    return item_from_label(label_text(ground_truth), solution_str)
 
 
 def checked_item(solution_str: str, ground_truth: Any) -> dict[str, Any]:

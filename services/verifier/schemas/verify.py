@@ -81,11 +81,13 @@ class OpenRLHFRequest(BaseModel):
 
     query: list[str] = Field(description="Prompt + response, as OpenRLHF renders them.")
     prompts: list[str] = Field(description="The prompts; removed from `query` to get the response.")
-    labels: list[str] = Field(
+    labels: list[Any] | None = Field(
+        None,
         description=(
             "Per sample: a plain string (a math ground truth) or a JSON object with `domain` "
-            'and that domain\'s fields, e.g. {"domain": "code", "tests": ...}.'
-        )
+            'and that domain\'s fields, e.g. {"domain": "code", "tests": ...}. Numbers are read '
+            "as math ground truths. Required: start OpenRLHF with `--label_key`."
+        ),
     )
 
 
@@ -103,6 +105,15 @@ def response_of(query: str, prompt: str) -> str:
         return query[len(prompt) :]
     at = query.find(prompt) if prompt else -1
     return query[at + len(prompt) :] if at >= 0 else query
+
+
+def label_text(label: Any) -> str:
+    """A label as text: objects are JSON-encoded, numbers written out, strings kept."""
+    if isinstance(label, str):
+        return label
+    if isinstance(label, dict):
+        return json.dumps(label)
+    return str(label)
 
 
 def item_from_label(label: str, response: str) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from services.verifier.schemas.verify import (
     VerifyResponse,
     VerifyResult,
     item_from_label,
+    label_text,
     response_of,
 )
 
@@ -104,6 +105,8 @@ async def verify(
 
 def items_from_openrlhf(body: OpenRLHFRequest) -> list[VerifyItem]:
     """Mixed items from OpenRLHF's parallel lists; a bad label is a 422 naming its index."""
+    if body.labels is None:
+        raise InvalidLabels("no labels: start OpenRLHF with --label_key <ground-truth column>")
     if not (len(body.query) == len(body.prompts) == len(body.labels)):
         raise InvalidLabels(
             f"query, prompts and labels must have the same length; got {len(body.query)}, "
@@ -113,7 +116,7 @@ def items_from_openrlhf(body: OpenRLHFRequest) -> list[VerifyItem]:
     for index, (query, prompt, label) in enumerate(
         zip(body.query, body.prompts, body.labels, strict=True)
     ):
-        raw = item_from_label(label, response_of(query, prompt))
+        raw = item_from_label(label_text(label), response_of(query, prompt))
         try:
             items.append(VERIFY_ITEM_ADAPTER.validate_python(raw))
         except ValidationError as exc:

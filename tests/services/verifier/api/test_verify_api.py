@@ -88,6 +88,7 @@ def test_openrlhf_ignores_extra_keys_from_newer_openrlhf_versions(verifier_url: 
         ({"query": ["a", "b"], "prompts": ["a"], "labels": ["1", "2"]}, "same length"),
         ({"query": ["q"], "prompts": ["q"], "labels": ['{"domain": "math"}']}, "labels[0]"),
         ({"query": ["q"], "prompts": ["q"], "labels": ['{"domain": "bio", "x": 1}']}, "labels[0]"),
+        ({"query": ["q"], "prompts": ["q"]}, "--label_key"),
     ],
 )
 def test_openrlhf_rejects_inconsistent_requests_with_422(
@@ -155,3 +156,14 @@ def test_openrlhf_scores_a_verifier_error_zero_and_flags_it(verifier_url: str) -
     out = httpx.post(f"{verifier_url}/openrlhf", json=body).json()
     assert out["rewards"] == [0.0]
     assert out["extra_logs"]["verifier_error"] == [1.0]
+
+
+def test_openrlhf_accepts_numeric_and_object_labels(verifier_url: str) -> None:
+    # A dataset's label column may hold numbers or objects rather than strings.
+    body = {
+        "query": ["Q \\boxed{12}", "Q \\boxed{0.5}"],
+        "prompts": ["Q", "Q"],
+        "labels": [12, {"domain": "math", "answer": "\\frac{1}{2}"}],
+    }
+    out = httpx.post(f"{verifier_url}/openrlhf", json=body).json()
+    assert out["rewards"] == [1.0, 1.0]

@@ -51,6 +51,24 @@ def test_right_key_is_accepted_as_header_or_bearer(keyed_url: str) -> None:
     assert bearer.status_code == 200 and bearer.json()["results"][0]["status"] == "passed"
 
 
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"X-API-Key": KEY, "Authorization": "Bearer proxy-token"}, 200),
+        ({"X-API-Key": "wrong", "Authorization": f"Bearer {KEY}"}, 200),
+        ({"X-API-Key": "wrong", "Authorization": "Bearer also-wrong"}, 401),
+        ({"Authorization": KEY}, 401),  # not a Bearer credential
+    ],
+)
+def test_either_credential_may_carry_the_key(
+    keyed_url: str, headers: dict[str, str], status: int
+) -> None:
+    response = httpx.post(f"{keyed_url}/math", json={"items": [ITEM]}, headers=headers)
+    assert response.status_code == status
+    if status == 200:
+        assert response.json()["results"][0]["status"] == "passed"
+
+
 def test_health_stays_open_without_a_key(keyed_url: str) -> None:
     response = httpx.get(f"{keyed_url}/health")
     assert response.status_code == 200 and response.json()["version"]
