@@ -53,3 +53,18 @@ def test_image_env_defaults_are_valid_settings() -> None:
     for key in nested:
         section = key.removeprefix("VERIFIER_").split("__")[0].lower()
         assert section in VerifierSettings.model_fields, key
+
+
+def test_pinned_lean_versions_match_the_lean_settings_everywhere() -> None:
+    from services.verifier.domains.lean import config
+
+    pins = {
+        "LEAN_TOOLCHAIN": config.DEFAULT_LEAN_TOOLCHAIN,
+        "REPL_REV": config.DEFAULT_REPL_REV,
+        "MATHLIB_REV": config.DEFAULT_MATHLIB_REV,
+    }
+    args = dockerfile_instructions("Dockerfile.verifier", "ARG")
+    compose_text = (REPO_ROOT / "docker-compose.yml").read_text()
+    for name, pinned in pins.items():
+        assert args[name] == pinned, name
+        assert f"{name}: ${{RLVR_{name}:-{pinned}}}" in compose_text, name
