@@ -21,7 +21,7 @@ from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 
-from services.verifier.domains.math.latex_fast import Unsupported, parse_scalar
+from services.verifier.domains.math.latex_fast import Unsupported, parse_answer
 from services.verifier.domains.math.numbers import Number, parse_number, rounds_to
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
@@ -98,7 +98,7 @@ def to_sympy(latex: str) -> Any:
     if not latex.strip():
         return None
     try:
-        return _clean(parse_scalar(latex))
+        return _clean(parse_answer(latex))
     except Unsupported:
         pass  # sets, intervals, relations, matrices, text: the full parser below
     except (ArithmeticError, TypeError, ValueError, RecursionError):
@@ -364,13 +364,31 @@ def _bound(rel: Any) -> tuple[str, Any, Any, bool] | None:
 
 
 def _proportional(a: sympy.Expr, b: sympy.Expr, conv: Conventions, positive: bool) -> bool:
-    """`a = 0` and `b = 0` (or `a > 0`, `b > 0` with `positive`) agree when a/b is a constant."""
+    """`a = 0` and `b = 0` (or `a > 0`, `b > 0` with `positive`) agree when a/b is a constant.
+
+    The ratio is sampled at exact random points (80 digits) rather than simplified: the same
+    constant at every point (nonzero, and positive for inequalities) means proportional.
+    """
     if a == 0 or b == 0:
         return bool(a == b)
-    ratio = sympy.simplify(a / b)
-    if not (ratio.is_number and ratio != 0 and ratio.is_finite):
+    symbols = sorted((a.free_symbols | b.free_symbols), key=str)
+    rng = random.Random(2)
+    ratios = []
+    for _ in range(_RANDOM_POINTS):
+        point = {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
+        try:
+            denominator = b.xreplace(point).evalf(_PRECISION_DIGITS)
+            if denominator == 0:
+                continue
+            ratio = (a.xreplace(point) / b.xreplace(point)).evalf(_PRECISION_DIGITS)
+        except (TypeError, ValueError, ZeroDivisionError):
+            return False
+        if not ratio.is_number or ratio.has(sympy.zoo, sympy.nan) or ratio == 0:
+            return False
+        ratios.append(ratio)
+    if len(ratios) < 2 or not all(_close(r, ratios[0], 1e-30) for r in ratios[1:]):
         return False
-    return bool(ratio.is_positive) if positive else True
+    return bool(ratios[0].is_positive) if positive else True
 
 
 def _set_equal(gold: Any, pred: Any, conv: Conventions) -> bool:

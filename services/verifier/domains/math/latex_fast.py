@@ -20,7 +20,7 @@ class Unsupported(Exception):
 
 
 _TOKEN_RE = re.compile(
-    r"\s*(?:(?P<num>\d+\.\d*|\.\d+|\d+)|(?P<cmd>\\[A-Za-z]+)|(?P<sym>[A-Za-z])|(?P<op>[-+*/^!(){}\[\]_,|=<>]))"
+    r"\s*(?:(?P<num>\d+\.\d*|\.\d+|\d+)|(?P<esc>\\[{}])|(?P<cmd>\\[A-Za-z]+)|(?P<sym>[A-Za-z])|(?P<op>!=|<=|>=|[-+*/^!(){}\[\]_,|=<>]))"
 )
 _FUNCTIONS = {
     "\\sin": sympy.sin,
@@ -52,10 +52,99 @@ _GREEK = {
     "\\rho",
 }
 _MAX_TOKENS = 400
+_RELATIONS = {
+    "=": sympy.Eq,
+    "<": sympy.StrictLessThan,
+    ">": sympy.StrictGreaterThan,
+    "\\le": sympy.LessThan,
+    "\\leq": sympy.LessThan,
+    "\\ge": sympy.GreaterThan,
+    "\\geq": sympy.GreaterThan,
+    "\\lt": sympy.StrictLessThan,
+    "\\gt": sympy.StrictGreaterThan,
+    "<=": sympy.LessThan,
+    ">=": sympy.GreaterThan,
+    "!=": sympy.Ne,
+    "\\neq": sympy.Ne,
+    "\\ne": sympy.Ne,
+}
+_STRUCTURE_TOKENS = {",", "[", "]", "\\{", "\\}", "=", "<", ">", *_RELATIONS, "\\pm", "\\cup"}
 
 
 def parse_scalar(latex: str) -> Any:
+    """A scalar expression; `Unsupported` for anything else."""
     tokens = _tokenize(latex)
+    if any(t in _STRUCTURE_TOKENS for t in tokens):
+        raise Unsupported("structure or relation")
+    return _parse_all(tokens)
+
+
+def parse_answer(latex: str) -> Any:
+    """A scalar, a relation (`y = 2x + 3`, `x \\geq 5`), `a \\pm b`, or a flat list/tuple/set/
+    interval of scalars (`(1, 2)`, `[0, 1)`, `\\{1, 2\\}`, `-2, 1`); `Unsupported` otherwise."""
+    tokens = _tokenize(latex)
+    relations = [i for i, t in enumerate(tokens) if t in _RELATIONS]
+    if relations:
+        if len(relations) > 1 or any(t in {",", "[", "]", "|"} for t in tokens):
+            raise Unsupported("chained relation or relation of structures")
+        at = relations[0]
+        if at >= 2 and tokens[0].isalpha() and tokens[1] == "(":
+            raise Unsupported("function on the left: f(x) = ...")
+        lhs, rhs = _parse_all(tokens[:at]), _parse_all(tokens[at + 1 :])
+        return _RELATIONS[tokens[at]](lhs, rhs, evaluate=False)
+    if "\\pm" in tokens:
+        at = tokens.index("\\pm")
+        if tokens.count("\\pm") > 1 or any(t in _STRUCTURE_TOKENS for t in tokens):
+            raise Unsupported("pm inside a structure")
+        left = _parse_all(tokens[:at]) if at else sympy.Integer(0)
+        right = _parse_all(tokens[at + 1 :])
+        return sympy.FiniteSet(left + right, left - right)
+    if "," not in tokens:
+        if any(t in _STRUCTURE_TOKENS for t in tokens):
+            raise Unsupported("structure")
+        return _parse_all(tokens)
+    return _parse_list(tokens)
+
+
+def _parse_list(tokens: list[str]) -> Any:
+    opener, closer = tokens[0], tokens[-1]
+    inner = tokens
+    if opener in ("(", "[", "\\{") and closer in (")", "]", "\\}"):
+        inner = tokens[1:-1]
+    else:
+        opener = closer = ""
+    parts: list[list[str]] = [[]]
+    depth = 0
+    for token in inner:
+        if token in ("(", "{", "\\{", "["):
+            depth += 1
+        elif token in (")", "}", "\\}", "]"):
+            depth -= 1
+        if token == "," and depth == 0:
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    if depth != 0 or any(not part for part in parts):
+        raise Unsupported("unbalanced list")
+    if any(t in _STRUCTURE_TOKENS for part in parts for t in part):
+        raise Unsupported("nested structure")
+    values = [_parse_all(part) for part in parts]
+    if opener == "\\{" and closer == "\\}":
+        return sympy.FiniteSet(*values)
+    if opener == "(" and closer == ")":
+        return sympy.Tuple(*values)
+    if opener in ("(", "[") and closer in (")", "]") and len(values) == 2:
+        return sympy.Interval(
+            values[0], values[1], left_open=opener == "(", right_open=closer == ")"
+        )
+    if opener == "":
+        return sympy.FiniteSet(*values)  # `-2, 1`: the listed values
+    raise Unsupported("bracket list")
+
+
+def _parse_all(tokens: list[str]) -> Any:
+    if not tokens:
+        raise Unsupported("empty")
     parser = _Parser(tokens)
     value = parser.expression()
     if parser.position != len(tokens):
@@ -77,8 +166,8 @@ def _tokenize(latex: str) -> list[str]:
         position = match.end()
         if len(tokens) > _MAX_TOKENS:
             raise Unsupported("too long for the fast parser")
-    if any(t in {",", "|", "=", "<", ">", "[", "]"} for t in tokens):
-        raise Unsupported("structure or relation")
+    if "|" in tokens:
+        raise Unsupported("absolute value")
     return tokens
 
 

@@ -43,7 +43,7 @@ _UNIT_TAIL_RE = re.compile(
     re.I,
 )
 _UNIT_SQ_RE = re.compile(r"(?<=[\d}])\s*(?:square|sq\.?|cubic)\s*$", re.I)
-_THOUSANDS_BRACE_RE = re.compile(r"\{,\}")
+_THOUSANDS_BRACE_RE = re.compile(r"\{\s*,\s*\}")
 _DIGIT_SPACE_RE = re.compile(r"(?<=\d)[ \u2009\u202f](?=\d{3}(?!\d))")
 _LHS_RE = re.compile(r"^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([A-Za-z]\))?\s*=(?!=)")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
