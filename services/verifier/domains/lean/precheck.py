@@ -161,6 +161,8 @@ ALLOWED_ATTRIBUTES = frozenset(
     }
 )
 
+# Unicode category Cc except tab, newline and carriage return.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _ATTR_START = re.compile(r"@\[|(?<![\w'.])attribute\s*\[")
 _ENTRY_NAME = re.compile(r"[^\W\d][\w'.]*")
 
@@ -275,9 +277,12 @@ def _check_attributes(text: str) -> Refusal | None:
 
 def precheck(source: str, *, allow_imports: bool = False) -> Refusal | None:
     """The first forbidden construct in `source`, or None when it may be sent to Lean."""
-    for index, char in enumerate(source):
-        if unicodedata.category(char) == "Cc" and char not in "\n\r\t":
-            return Refusal(repr(char), _line_of(source, index), "control characters are refused")
+    control = _CONTROL.search(source)
+    if control:
+        char = control.group(0)
+        return Refusal(
+            repr(char), _line_of(source, control.start()), "control characters are refused"
+        )
     text = normalize(source)
     for name, pattern, reason in _COMPILED:
         if allow_imports and name == "import":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from services.verifier.domains.lean.precheck import attribute_names, normalize, precheck
@@ -160,3 +162,14 @@ def test_normalize_removes_guillemets_and_invisible_characters() -> None:
 )
 def test_attribute_names_are_split_at_top_level_commas(body: str, names: list[str]) -> None:
     assert attribute_names(body) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["@[" * 500_000, "a" * 1_000_000, "ab_ " * 250_000, "@[simp " + "(" * 1_000_000],
+    ids=["unclosed-attributes", "one-word", "many-words", "deep-brackets"],
+)
+def test_precheck_stays_fast_on_a_megabyte_of_adversarial_text(text: str) -> None:
+    started = time.perf_counter()
+    precheck(text)
+    assert time.perf_counter() - started < 3.0
