@@ -79,7 +79,9 @@ def integer_cases(n: int, seed: int = 0) -> list[Labelled]:
         value = rng.randint(-(10**6), 10**6)
         is_correct = rng.random() < 0.5
         answer = value if is_correct else value + rng.choice((-1, 1))
-        cases.append(Labelled(f"Adding up, the total is $\\boxed{{{value}}}$.", str(answer), is_correct))
+        cases.append(
+            Labelled(f"Adding up, the total is $\\boxed{{{value}}}$.", str(answer), is_correct)
+        )
     return cases
 
 
@@ -183,8 +185,13 @@ def main() -> None:
         mixed_ours = run_service(url, mixed, args.batch_size)
         mixed_mv = run_math_verify(mixed)
         rows.append(("mixed (both sets, shuffled, cold cache)", mixed_mv, mixed_ours))
-        for name, cases in (("ours (labelled table)", ours_set), ("math-verify 0.9.0 tests", mv_set)):
-            rows.append((f"{name}", run_math_verify(cases), run_service(url, cases, args.batch_size)))
+        for name, cases in (
+            ("ours (labelled table)", ours_set),
+            ("math-verify 0.9.0 tests", mv_set),
+        ):
+            rows.append(
+                (f"{name}", run_math_verify(cases), run_service(url, cases, args.batch_size))
+            )
         int_ours = run_service(url, integers, args.batch_size)
         int_mv = run_math_verify(integers[: args.integers_baseline])
         rows.append(("plain integers", int_mv, int_ours))

@@ -105,7 +105,7 @@ def boxed_spans(text: str) -> list[tuple[int, str]]:
     starts = list(_BOX_RE.finditer(text))
     if not starts:
         return []
-    pairs = _matching_braces(text)
+    pairs = matching_braces(text)
     found: list[tuple[int, str]] = []
     covered_until = -1
     for match in starts:
@@ -126,7 +126,7 @@ def boxed_spans(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def _matching_braces(text: str) -> dict[int, int]:
+def matching_braces(text: str) -> dict[int, int]:
     """Position of every unescaped `{` -> its matching `}`; one pass with a stack."""
     stack: list[int] = []
     pairs: dict[int, int] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from services.verifier.domains.math.extract import strip_math_delimiters
+from services.verifier.domains.math.extract import matching_braces, strip_math_delimiters
 
 _WRAPPERS_RE = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|texttt|mathrm|mathbf|mathit|mathsf|mathtt|mbox|"
@@ -65,7 +65,7 @@ class Normalized:
 
 
 def normalize(answer: str) -> Normalized:
-    text = strip_math_delimiters(answer.strip())
+    text = peel_braces(strip_math_delimiters(answer.strip()))
     text = _NEG_SPACE_RE.sub("", text)
     text = _SPACING_RE.sub(" ", text)
     text = _SIZING_RE.sub("", text)
@@ -92,6 +92,17 @@ def normalize(answer: str) -> Normalized:
     text = _TRAILING_RE.sub("", text).strip()
     key = text.replace(" ", "")
     return Normalized(latex=text, key=key, is_percent=is_percent, had_equation=had_equation)
+
+
+def peel_braces(text: str) -> str:
+    """`{{{1}}}` -> `1`: braces that wrap the whole answer mean nothing (linear in its length)."""
+    if not text.startswith("{"):
+        return text
+    pairs = matching_braces(text)
+    start, end = 0, len(text) - 1
+    while start < end and text[start] == "{" and pairs.get(start) == end:
+        start, end = start + 1, end - 1
+    return text[start : end + 1].strip()
 
 
 def _strip_units(text: str) -> str:

@@ -124,6 +124,7 @@ def run_reference(env: Env, cmd: str) -> dict:
         else [message("error", f"unknown constant '{target}'")]
     )
     name, _, sig = decl[len("axiom ") :].partition(" ")
+    name = name.removeprefix("_root_.")
     if "FAKE_BAD_STATEMENT" in sig:
         messages.append(message("error", "unknown identifier 'FAKE_BAD_STATEMENT'", line=2))
         return reply(env, messages)

@@ -81,7 +81,7 @@ def test_reference_probes_the_name_then_declares_an_axiom_with_the_same_signatur
     statement = parse_statement("theorem foo (a : Nat) : a + 0 = a := by sorry")
     assert reference_command(statement, "rlvr_ref_x").splitlines() == [
         "#print axioms _root_.foo",
-        "axiom rlvr_ref_x (a : Nat) : a + 0 = a",
+        "axiom _root_.rlvr_ref_x (a : Nat) : a + 0 = a",
     ]
 
 

@@ -277,6 +277,12 @@ async def test_reference_cache_is_per_name_so_every_name_is_probed() -> None:
     assert taken.status is Status.error and "already exists" in taken.detail
 
 
+async def test_header_that_opens_a_namespace_is_an_error() -> None:
+    async with lean() as verifier:
+        result = await one(verifier, header="namespace Contest")
+    assert result.status is Status.error and "namespace" in result.detail
+
+
 async def test_malformed_statement_is_an_error_without_lean() -> None:
     async with lean() as verifier:
         result = await one(verifier, "by simp", statement="def f := 1")
