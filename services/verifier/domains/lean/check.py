@@ -5,7 +5,7 @@ One proof costs three REPL commands on a warm REPL whose header env `H` is alrea
 1. reference (once per statement and REPL), run on `H`, giving env `R`:
 
        #print axioms _root_.NAME
-       axiom rlvr_ref_<r> <binders> : <type>
+       axiom _root_.rlvr_ref_<r> <binders> : <type>
 
    The statement is elaborated here, in the header's clean environment, before the submission
    exists, so nothing the submission does can change what it means. The first line is a probe:
@@ -79,7 +79,7 @@ def reference_name() -> str:
 def reference_command(statement: Statement, reference: str) -> str:
     """The name probe on line 1, then the reference axiom from line 2 on."""
     probe = f"#print axioms _root_.{statement.name}"
-    return f"{probe}\n{statement.declaration(name=reference, keyword='axiom')}"
+    return f"{probe}\n{statement.declaration(name=f'_root_.{reference}', keyword='axiom')}"
 
 
 def judge_reference(reply: Reply, statement: Statement) -> str | None:

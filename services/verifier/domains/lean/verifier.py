@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import shutil
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -48,6 +49,7 @@ from services.verifier.schemas.lean import LeanItem, LeanMessageOut, LeanResult
 log = logging.getLogger(__name__)
 
 _MAX_REFERENCES_PER_REPL = 256
+_OPENS_NAMESPACE = re.compile(r"(?<![\w'.])namespace(?![\w'!?])")
 # What a result carries back of Lean's messages (a proof can make Lean print megabytes).
 _MAX_MESSAGES = 50
 _MAX_MESSAGE_CHARS = 4000
@@ -125,6 +127,9 @@ class LeanVerifier:
         refusal = precheck(header, allow_imports=True)
         if refusal:
             return _result(item, Status.error, f"header {refusal.detail}", started)
+        if _OPENS_NAMESPACE.search(header):
+            detail = "the header must not open a `namespace`: the statement's name is a root name"
+            return _result(item, Status.error, detail, started)
         try:
             statement = parse_statement(item.statement)
         except StatementError as exc:
