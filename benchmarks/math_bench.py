@@ -19,7 +19,6 @@ import json
 import logging
 import os
 import random
-import statistics
 import sys
 import time
 from collections.abc import Iterator, Sequence

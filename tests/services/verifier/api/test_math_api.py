@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 
 import httpx
 import pytest
@@ -12,7 +13,7 @@ from tests.services.verifier.domains.math.cases import CASES
 HUGE = "\\boxed{10^{10^{10}}}"
 
 
-def post(url: str, items: list[dict[str, object]], timeout: float = 60) -> httpx.Response:
+def post(url: str, items: Sequence[Mapping[str, object]], timeout: float = 60) -> httpx.Response:
     return httpx.post(f"{url}/math", json={"items": items}, timeout=timeout)
 
 
