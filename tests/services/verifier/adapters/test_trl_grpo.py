@@ -1,14 +1,13 @@
 """Real `GRPOTrainer` steps (TRL) on a tiny local model, rewarded by `math_reward` over HTTP.
 
 The model is a 2-layer Llama built from a config; its tokenizer is a word-level vocabulary
-trained here with `tokenizers` (no model hub is reachable). Two of its words are `\\boxed{4}` and
-`\\boxed{5}`, so random generations hold right and wrong final answers: the test checks each
-reward TRL received against the last boxed word, and that the status counts reached TRL's logs.
+trained here with `tokenizers` (no model hub is reachable). One of its words is `\\boxed{4}`, and
+no other number, so a random generation either holds the right final answer or none: the test
+checks each reward TRL received against that, and that the status counts reached TRL's logs.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +20,9 @@ pytestmark = pytest.mark.slow
 trl = pytest.importorskip("trl")
 torch = pytest.importorskip("torch")
 
-RIGHT, WRONG = "\\boxed{4}", "\\boxed{5}"
+RIGHT = "\\boxed{4}"
 CORPUS = [
-    f"What is two plus two ? {RIGHT} {WRONG} so the answer is",
+    f"What is two plus two ? {RIGHT} so the answer is",
     "Think step by step and put the final answer last .",
 ]
 
@@ -62,8 +61,7 @@ def _model(tokenizer: Any) -> Any:
 
 
 def _expected_reward(completion: str) -> float:
-    boxed = re.findall(r"\\boxed\{[45]\}", completion)
-    return 1.0 if boxed and boxed[-1] == RIGHT else 0.0
+    return 1.0 if RIGHT in completion.split() else 0.0
 
 
 def test_grpo_trainer_steps_with_math_reward_over_http(verifier_url: str, tmp_path: Path) -> None:
