@@ -18,14 +18,18 @@ One proof costs three REPL commands on a warm REPL whose header env `H` is alrea
 
        end rlvr_sec_<n>
        theorem _root_.rlvr_chk_<n> : type_of% @_root_.rlvr_ref_<r> := @_root_.NAME
+       example := (@_root_.Eq.refl _ _ :
+         @_root_.Eq _ (type_of% @_root_.NAME) (type_of% @_root_.rlvr_ref_<r>))
        #print axioms rlvr_chk_<n>
 
    `end rlvr_sec_<n>` succeeds only if the submission closed every scope it opened, and drops all
    of its `variable`s, `include`s, `open`s, `namespace`s and `set_option`s: the check elaborates
    in the header's own scope. The theorem asks the kernel to accept the submission's `NAME` as a
-   proof of the *reference's* type (definitional equality, universe levels generalised), and the
-   `#print axioms` of that theorem covers every axiom the proof depends on. Its reply must arrive
-   and must contain the axioms line naming the nonce: a missing, forged or reordered reply fails.
+   proof of the *reference's* type, and the `#print axioms` of that theorem covers every axiom the
+   proof depends on. The `example` asks the kernel for `NAME`'s own type to be definitionally
+   equal to the reference's (so no coercion or instance can stand in between; universe levels
+   are unified, not fixed). Its reply must arrive, without any error, and must contain the axioms
+   line naming the nonce: a missing, forged or reordered reply fails.
 
 A proof passes only if the submission's reply has no error and no `sorry` (the `sorries` field or
 the "declaration uses sorry" warning in any quoting), the check's reply has no error, and the
@@ -109,10 +113,12 @@ SUBMISSION_LINE_OFFSET = 1
 
 
 def check_command(names: CheckNames) -> str:
+    target, reference = f"@_root_.{names.target}", f"@_root_.{names.reference}"
     return (
         f"end {names.section}\n"
-        f"theorem _root_.{names.check} : type_of% @_root_.{names.reference} := "
-        f"@_root_.{names.target}\n"
+        f"theorem _root_.{names.check} : type_of% {reference} := {target}\n"
+        f"example := (@_root_.Eq.refl _ _ : "
+        f"@_root_.Eq _ (type_of% {target}) (type_of% {reference}))\n"
         f"#print axioms {names.check}\n"
     )
 

@@ -84,6 +84,7 @@ _RULES: tuple[tuple[str, str, str], ...] = (
     ("declare_*", r"(?<![\w'.])declare_\w+", _SYNTAX),
     ("register_*", r"(?<![\w'.])register_\w+", _META),
     ("add_aesop_rules", _word("add_aesop_rules"), _META),
+    ("export", _word("export"), "creates root aliases that could stand in for trusted names"),
 )
 _COMPILED = tuple((name, re.compile(pattern), reason) for name, pattern, reason in _RULES)
 # A literal every match of a rule contains: a fast `in` test skips most regex scans.

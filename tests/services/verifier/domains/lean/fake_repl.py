@@ -200,7 +200,10 @@ def run_submission(env: Env, cmd: str) -> dict:
 
 _CHECK = re.compile(
     r"^end (?P<sec>\S+)\ntheorem _root_\.(?P<chk>\S+) : type_of% @_root_\.(?P<ref>\S+) := "
-    r"@_root_\.(?P<target>\S+)\n#print axioms (?P=chk)\n?$"
+    r"@_root_\.(?P<target>\S+)\n"
+    r"example := \(@_root_\.Eq\.refl _ _ : @_root_\.Eq _ \(type_of% @_root_\.(?P=target)\) "
+    r"\(type_of% @_root_\.(?P=ref)\)\)\n"
+    r"#print axioms (?P=chk)\n?$"
 )
 
 
@@ -229,7 +232,7 @@ def run_check(env: Env, cmd: str) -> dict:
         if axioms
         else f"'{chk}' does not depend on any axioms"
     )
-    return reply(env, [message("info", text, line=3)])
+    return reply(env, [message("info", text, line=4)])
 
 
 def handle(request: dict) -> dict:

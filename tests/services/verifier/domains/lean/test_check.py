@@ -152,7 +152,11 @@ def test_submission_runs_inside_a_nonce_section_closed_by_the_check() -> None:
     assert lines[1] == (
         "theorem _root_.rlvr_chk_n1 : type_of% @_root_.rlvr_ref_r1 := @_root_.add_comm'"
     )
-    assert lines[2] == "#print axioms rlvr_chk_n1"
+    assert lines[2] == (
+        "example := (@_root_.Eq.refl _ _ : "
+        "@_root_.Eq _ (type_of% @_root_.add_comm') (type_of% @_root_.rlvr_ref_r1))"
+    )
+    assert lines[3] == "#print axioms rlvr_chk_n1"
 
 
 def test_fresh_names_differ_every_time() -> None:

@@ -54,6 +54,7 @@ REFUSED = [
     ("unif_hint (x : Nat) where x =?= 0 ⊢ x + 0 =?= 0", "unif_hint"),
     ("theorem t : True := by_elab pure (Lean.mkConst ``True.intro)", "by_elab"),
     ('binder_predicate x " > " y:term => `($x > $y)', "binder_predicate"),
+    ("namespace Y\ntheorem t : True := trivial\nend Y\nexport Y (t)", "export"),
     # attributes that register code Lean runs
     (
         "@[command_elab Lean.Parser.Command.printAxioms] def f : Lean.Elab.Command.CommandElab := "

@@ -96,6 +96,12 @@ CHEATS: list[tuple[str, str, str]] = [
     ),
     ("variable-include", FALSE, f"variable (h : ∀ n : Nat, n + 1 = n)\ninclude h\n{FALSE} := h n"),
     ("extra-axiom", FALSE, f"axiom cheat : ∀ n : Nat, n + 1 = n\n{FALSE} := cheat n"),
+    (
+        "stronger-statement",
+        "theorem five (p : Nat → Prop) (h : ∀ n, p n) : p 5",
+        "instance (p : Nat → Prop) : CoeFun (∀ n, p n) (fun _ => p 5) := ⟨fun h => h 5⟩\n"
+        "theorem five (p : Nat → Prop) (h : ∀ n, p n) : ∀ n, p n := h",
+    ),
     ("opaque", FALSE, f"opaque cheat : ∀ n : Nat, n + 1 = n\n{FALSE} := cheat n"),
     ("self-reference", FALSE, f"{FALSE} := bad n"),
     (
@@ -142,6 +148,7 @@ PRECHECKED = {
     "local-notation",
     "eval-forge",
     "guard-msgs",
+    "export-alias",
 }
 
 
