@@ -3,7 +3,7 @@
 
 Workload: a trivial function with 3 assert tests per item (`add`). Every path checks its answers.
 
-    .venv/bin/python -m benchmarks.code_bench [--items 768] [--pool-size 4] [--docker-tests 20]
+    .venv/bin/python -m benchmarks.code_bench [--items 768] [--pool-size CPUS] [--docker-tests 20]
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def service_items(count: int) -> list[dict]:
     ]
 
 
-def bench_service(items: int, batch: int, pool_size: int) -> Row:
+def bench_service(items: int, batch: int, pool_size: int, singles: int) -> list[Row]:
     env = {"VERIFIER_CODE__POOL_SIZE": str(pool_size), "VERIFIER_LEAN__IS_ENABLED": "false"}
     with running_service(env) as url, httpx.Client(timeout=600) as client:
         client.post(f"{url}/code", json={"items": service_items(pool_size * 4)})  # warm-up
@@ -89,26 +89,46 @@ def bench_service(items: int, batch: int, pool_size: int) -> Row:
             assert all(r["reward"] == 1.0 for r in results), results[:3]
             latencies += [r["elapsed_s"] for r in results]
         seconds = time.perf_counter() - started
-    return Row(
-        f"rlvr /code over HTTP (pool {pool_size}, batches of {batch})",
-        items * len(TESTS),
-        seconds,
-        percentile(latencies, 0.5),
-        percentile(latencies, 0.99),
-    )
+        batched = Row(
+            f"rlvr /code over HTTP (pool {pool_size}, batches of {batch})",
+            items * len(TESTS),
+            seconds,
+            percentile(latencies, 0.5),
+            percentile(latencies, 0.99),
+        )
+        # one item per request, one request at a time: the latency of an item with no queue
+        round_trips: list[float] = []
+        for _ in range(singles):
+            sent = time.perf_counter()
+            (result,) = client.post(f"{url}/code", json={"items": service_items(1)}).json()[
+                "results"
+            ]
+            round_trips.append(time.perf_counter() - sent)
+            assert result["reward"] == 1.0, result
+        single = Row(
+            "rlvr /code over HTTP (1 item per request, sequential)",
+            singles * len(TESTS),
+            sum(round_trips),
+            percentile(round_trips, 0.5),
+            percentile(round_trips, 0.99),
+        )
+    return [batched, single]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=768, help="Items sent to the service.")
     parser.add_argument("--batch", type=int, default=256, help="Items per request.")
-    parser.add_argument("--pool-size", type=int, default=4, help="Sandbox containers.")
+    parser.add_argument(
+        "--pool-size", type=int, default=os.cpu_count() or 2, help="Sandbox containers."
+    )
     parser.add_argument("--bare-tests", type=int, default=300, help="Bare subprocess tests.")
     parser.add_argument("--docker-tests", type=int, default=20, help="`docker run` tests.")
+    parser.add_argument("--singles", type=int, default=100, help="One-item requests timed.")
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()}")
     rows = [bench_docker_run(args.docker_tests), *bench_bare(args.bare_tests)]
-    rows.append(bench_service(args.items, args.batch, args.pool_size))
+    rows += bench_service(args.items, args.batch, args.pool_size, args.singles)
     print(f"load after: {os.getloadavg()}")
     docker_rate = rows[0].rate
     bare_rate = max(row.rate for row in rows[1:3])
@@ -121,7 +141,10 @@ def main() -> None:
             f"{row.name:58} {row.tests:>6} {row.rate:>8.1f} {row.rate / docker_rate:>8.1f}x "
             f"{row.rate / bare_rate:>7.2f}x {p50:>9} {p99:>9}"
         )
-    print("per-item latency: the service's elapsed_s (waiting for a sandbox + running 3 tests)")
+    print(
+        "p50/p99 item: batched = the service's elapsed_s per item (waiting for a sandbox + 3 "
+        "tests); 1 item per request = HTTP round trip"
+    )
 
 
 if __name__ == "__main__":

@@ -19,9 +19,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import docker
 from docker.errors import DockerException, NotFound
 
-import docker
 from services.verifier.sandbox.base import SandboxLost, SandboxUnavailable
 from services.verifier.sandbox.config import DockerSandboxSettings
 
@@ -221,6 +221,10 @@ class DockerSandbox:
             except OSError:
                 result = None
                 self.mark_dead()
+            except asyncio.CancelledError:
+                # The job still runs in there and its answer would reach the next job: retire.
+                self.mark_dead()
+                raise
             if result is None:
                 self.mark_dead()
                 tail = self.stream.stderr_tail.decode(errors="replace")[-500:]

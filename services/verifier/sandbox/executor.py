@@ -892,8 +892,8 @@ class Executor:
                 break
         return results, anomalies
 
-    def _session_pipes(self, run: Run) -> tuple[list[int], Capture, Capture, int, int]:
-        """Pipes of a serving candidate: its fds, stderr and responses captures, request end."""
+    def _session_pipes(self, run: Run) -> tuple[list[int], Capture, int, int]:
+        """Pipes of a serving candidate: its fds, its stderr capture, our request/response ends."""
         null = os.open(os.devnull, os.O_RDONLY)
         run.to_close.append(null)
         out_r, out_w = run.pipe()
@@ -902,7 +902,7 @@ class Executor:
         resp_r, resp_w = run.pipe()
         run.capture(out_r)
         stderr = run.capture(err_r)
-        return [null, out_w, err_w, req_r, resp_w], stderr, stderr, req_w, resp_r
+        return [null, out_w, err_w, req_r, resp_w], stderr, req_w, resp_r
 
     def _call_session(
         self, request: dict[str, Any], calls: list[dict[str, Any]], limits: dict[str, Any]
@@ -914,7 +914,7 @@ class Executor:
         results: list[dict[str, Any]] = []
         ready: list[dict[str, Any]] = []
         try:
-            child_fds, stderr, _, req_w, resp_r = self._session_pipes(run)
+            child_fds, stderr, req_w, resp_r = self._session_pipes(run)
             responses = run.capture(resp_r)
             run.spawn(request, child_fds)
             lines = _LineReader(responses)
@@ -967,7 +967,7 @@ class Executor:
         clock = _TestClock(run, timeout_s)
         results: list[dict[str, Any]] = []
         try:
-            child_fds, stderr, _, req_w, resp_r = self._session_pipes(run)
+            child_fds, stderr, req_w, resp_r = self._session_pipes(run)
             verdict_r, verdict_w = run.pipe()
             verdicts = run.capture(verdict_r)
             run.spawn(request, child_fds)
@@ -1091,22 +1091,21 @@ class Executor:
         binary: bytes | None,
         limits: dict[str, Any],
     ) -> dict[str, Any]:
-        deadline = time.monotonic() + float(limits["timeout_s"])
+        """One test in a fresh process: stdio (Python or C++), or a session of one test."""
         kind = test["kind"]
+        if language == "python" and kind != "stdio":
+            got, anomalies = self.run_session(kind, [test], code, limits)
+            return {**got[0], "anomalies": anomalies}
+        deadline = time.monotonic() + float(limits["timeout_s"])
         if language == "cpp":
             assert binary is not None
             cwd = self.prepare_dir({"main": binary})
             request = self.child_request("exec", cwd, limits, argv=[os.path.join(cwd, "main")])
         else:
-            mode = "python-main" if kind == "stdio" else "python-serve"
             cwd = self.prepare_dir({f"{SOURCE_NAME}.py": code})
             path = os.path.join(cwd, f"{SOURCE_NAME}.py")
-            request = self.child_request(mode, cwd, limits, path=path, describe=kind == "assert")
-        if kind == "stdio":
-            return self.run_process(request, test["stdin"].encode(), deadline)
-        wipe_dir(WORK_ROOT)  # a session of one test makes its own work dir
-        got, anomalies = self.run_session(kind, [test], code, limits)
-        return {**got[0], "anomalies": anomalies}
+            request = self.child_request("python-main", cwd, limits, path=path)
+        return self.run_process(request, test["stdin"].encode(), deadline)
 
 
 def is_definite_failure(result: dict[str, Any]) -> bool:

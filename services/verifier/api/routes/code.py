@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
+from services.verifier.api.cancel import cancel_on_disconnect
 from services.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
 from services.verifier.domains.code.verifier import CodeVerifier
 from services.verifier.schemas.code import CodeRequest, CodeResponse
@@ -34,16 +35,21 @@ CodeVerifierDep = Annotated[CodeVerifier, Depends(get_code_verifier)]
     },
 )
 async def verify_code(
-    body: CodeRequest, verifier: CodeVerifierDep, limits: LimitsDep, metrics: MetricsDep
+    body: CodeRequest,
+    request: Request,
+    verifier: CodeVerifierDep,
+    limits: LimitsDep,
+    metrics: MetricsDep,
 ) -> CodeResponse:
     """Run each item's program against its tests in a warm, locked-down container.
 
     One result per item, in order: `reward` = passed / total, with a verdict per test
     (passed | failed | timed_out | memory_exceeded | runtime_error | compile_error). `error`
-    (reward null) means the sandbox failed, not the candidate.
+    (reward null) means the sandbox failed, not the candidate. A client that hangs up cancels
+    its batch (queued items dropped, running containers replaced).
     """
     enforce_batch_limits(body.items, limits, ("response", "code"))
     started = time.perf_counter()
-    results = await verifier.verify_batch(body.items)
+    results = await cancel_on_disconnect(request, verifier.verify_batch(body.items))
     metrics.observe_batch("code", results, time.perf_counter() - started)
     return CodeResponse(results=results)
