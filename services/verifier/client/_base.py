@@ -28,7 +28,10 @@ from services.verifier.schemas.verify import VerifyItem, VerifyResult
 
 URL_ENV = "VERIFIER_URL"
 API_KEY_ENV = "VERIFIER_API_KEY"
-DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+# A chunk of code items can legitimately take minutes (tests x per-test deadline / pool size),
+# and a read timeout makes the client send the same work again: keep reads long and bound a
+# whole call with `deadline_s` instead. Connecting, though, should be quick.
+DEFAULT_TIMEOUT = httpx.Timeout(300.0, connect=5.0)
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
@@ -132,7 +135,8 @@ class BaseClient:
     Args:
         base_url: Service URL; defaults to `$VERIFIER_URL`.
         api_key: Sent as `X-API-Key`; defaults to `$VERIFIER_API_KEY` (none if unset).
-        timeout: Per-request httpx timeout (a number of seconds or an `httpx.Timeout`).
+        timeout: Per-request httpx timeout (seconds or an `httpx.Timeout`; default: 5 s to
+            connect, 300 s for the rest). Prefer `deadline_s` to bound a call.
         chunk_size: Items per request; bigger batches are split and sent concurrently. 64 was
             the fastest of 64/128/256/1024 for 1,024 math items (benchmarks/RESULTS.md,
             `## Client`): the server overlaps one chunk's parsing with others' verification.
