@@ -8,7 +8,8 @@ TRL gathers it concurrently with other async rewards. Completions may be plain o
 verifier `error` becomes `None`, which TRL leaves out of the group baseline instead of learning
 from a fake zero. When TRL passes `log_metric`, each call logs how many items got each status
 (`<name>/passed`, `<name>/failed`, `<name>/timed_out`, `<name>/error`: counts per call, which
-TRL averages over a logging step).
+TRL averages over a logging step), and with `log_extra` each sample's verdict goes to TRL's
+completions table (`<name>/status`, `<name>/detail`).
 
 Dataset columns read, per function (the completion is always sent as the item's `response`):
 - `math_reward`: `answer` (the ground truth); optional `timeout_s`.
@@ -216,6 +217,10 @@ def make_reward_function(
         if callable(log_metric):
             for status, count in status_counts(results).items():
                 log_metric(f"{fn_name}/{status}", float(count))
+        log_extra = columns.get("log_extra")
+        if callable(log_extra):  # per-sample columns of TRL's completions table
+            log_extra(f"{fn_name}/status", [r.status.value for r in results])
+            log_extra(f"{fn_name}/detail", [r.detail for r in results])
         return [r.reward for r in results]
 
     reward.__name__ = reward.__qualname__ = fn_name

@@ -1,21 +1,5 @@
-"""The client's exception tree: what is retried, and what reaches the caller.
-
-    VerifierClientError            base of everything the client raises on purpose
-    ├── ConfigurationError         no base URL, bad arguments, items that fail validation locally
-    ├── TransportError             the service could not be reached (connect, read, write);
-    │                              retried, raised when the attempts run out
-    ├── DeadlineExceeded           the call's whole deadline (all chunks, all retries) passed
-    ├── ProtocolError              a 2xx answer that breaks the contract (bad JSON, wrong count)
-    └── ResponseError              the service answered with an error status
-        ├── RequestRejected        4xx: the request itself is wrong; NEVER retried
-        │   ├── AuthenticationError    401: missing or wrong API key
-        │   ├── PayloadTooLarge        413: batch or item over a server limit (use smaller chunks)
-        │   └── InvalidRequest         422: items do not match the wire contract
-        └── ServiceError           5xx: 502/503/504 are retried (honouring Retry-After);
-            │                      raised when the attempts run out; other 5xx at once
-            └── ServiceOverloaded  503: a pool's queue is full
-
-A candidate's failures are never exceptions: they come back as results with a `status`.
+"""The client's exceptions; the tree (what is retried, what is raised) is documented in the
+package docstring, `services.verifier.client`.
 """
 
 from __future__ import annotations

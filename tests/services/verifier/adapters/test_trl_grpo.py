@@ -118,3 +118,6 @@ def test_grpo_trainer_steps_with_math_reward_over_http(verifier_url: str, tmp_pa
         assert entry["math_reward/error"] == 0
     total_passed = sum(entry["math_reward/passed"] for entry in logged)
     assert total_passed == sum(r or 0.0 for r in rewards)
+    statuses = list(trainer._logs["extra"]["math_reward/status"])  # the completions table
+    assert statuses and set(statuses) <= {"passed", "failed"}
+    assert statuses.count("passed") == sum(1 for r in rewards[-len(statuses) :] if r == 1.0)

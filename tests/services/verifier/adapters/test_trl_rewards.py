@@ -21,6 +21,7 @@ async def test_math_reward_scores_plain_and_chat_completions(
 ) -> None:
     monkeypatch.setenv("VERIFIER_URL", verifier_url)
     logged: dict[str, float] = {}
+    extra: dict[str, list[str]] = {}
     rewards = await math_reward(
         prompts=["What is 2+2?"] * 3,
         completions=[
@@ -30,9 +31,12 @@ async def test_math_reward_scores_plain_and_chat_completions(
         ],
         answer=["4", "4", "4"],
         log_metric=lambda name, value: logged.__setitem__(name, value),
+        log_extra=lambda column, values: extra.__setitem__(column, values),
         trainer_state=None,
     )
     assert rewards == [1.0, 1.0, 0.0]
+    assert extra["math_reward/status"] == ["passed", "passed", "failed"]
+    assert len(extra["math_reward/detail"]) == 3 and all(extra["math_reward/detail"])
     assert logged == {
         "math_reward/passed": 2.0,
         "math_reward/failed": 1.0,
