@@ -21,6 +21,7 @@ class Step:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    body: bytes | None = None  # sent as is instead of the default body
 
 
 @dataclass
@@ -69,7 +70,9 @@ def scripted_server(*steps: Step) -> Iterator[tuple[str, Script]]:
             step = script.next_step()
             if step.delay_s:
                 time.sleep(step.delay_s)
-            if step.status == 200:
+            if step.body is not None:
+                body = step.body
+            elif step.status == 200:
                 body = _ok_body(payload)
             else:
                 body = json.dumps(
