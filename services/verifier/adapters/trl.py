@@ -70,7 +70,10 @@ DOMAIN_COLUMNS: dict[str, tuple[str, tuple[str, ...]]] = {
 def _cell(name: str, value: Any) -> Any:
     """A dataset cell as the wire wants it: `tests` may be stored JSON-encoded; answers as text."""
     if name == "tests" and isinstance(value, str):
-        return json.loads(value)
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise ConfigurationError(f"`tests` cell is not JSON: {exc}") from exc
     if name == "answer" and not isinstance(value, str):
         return str(value)
     return value
