@@ -479,7 +479,8 @@ def _namespace_from(channel: Channel, names: dict[str, Any]) -> dict[str, Any]:
             continue  # a candidate must not shadow `abs`, `len`, `isinstance`... in the test
         if spec.get("callable"):
             namespace[name] = _proxy(channel, name)
-        elif "module" in spec and spec["module"] in sys.stdlib_module_names:
+        elif spec.get("module") == name and name in sys.stdlib_module_names:
+            # only `import math` as `math`: a candidate must not rebind a name the test trusts
             with contextlib.suppress(ImportError):
                 namespace[name] = __import__(spec["module"])
         elif "data" in spec:
