@@ -130,9 +130,11 @@ class AsyncVerifierClient(BaseClient):
         tasks = [asyncio.ensure_future(gated(chunk)) for chunk in chunks]
         try:
             return list(await asyncio.gather(*tasks))
-        finally:
-            for task in tasks:  # the first failure cancels the chunks still running
+        except BaseException:
+            for task in tasks:  # the first failure (or the deadline) cancels the other chunks
                 task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)  # leave no error unretrieved
+            raise
 
     async def _send_chunk(
         self,

@@ -127,3 +127,13 @@ def test_retry_after_longer_than_the_deadline_fails_fast_as_deadline_exceeded() 
 def test_a_retry_policy_that_retries_4xx_is_refused() -> None:
     with pytest.raises(ValueError, match="4xx"):
         RetryPolicy(retry_statuses=frozenset({429, 503}))
+
+
+async def test_a_failed_chunk_cancels_the_chunks_still_in_flight() -> None:
+    # The first request to arrive is refused at once; the others would take 3 s each.
+    with scripted_server(Step(401), Step(200, delay_s=3.0)) as (url, _):
+        async with AsyncVerifierClient(url, retry=FAST, chunk_size=1, max_concurrency=4) as client:
+            started = time.monotonic()
+            with pytest.raises(AuthenticationError):
+                await client.math(ITEMS * 4)
+            assert time.monotonic() - started < 1.5
