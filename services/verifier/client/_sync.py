@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -111,7 +110,7 @@ class VerifierClient(BaseClient):
         pool = ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(chunks)))
         try:
             futures = [pool.submit(self._send_chunk, endpoint, c, deadline) for c in chunks]
-            return _chunking.join(chunks, [_result(f, deadline) for f in futures])
+            return _chunking.join(chunks, _results(futures, deadline))
         finally:
             # Do not wait for chunks still in flight after a failure: their timeouts are already
             # capped by the deadline, so the threads end on their own.
@@ -148,8 +147,13 @@ class VerifierClient(BaseClient):
         return parse_results(endpoint, response, len(chunk))
 
 
-def _result(future: Future[list[ResultT]], deadline: float | None) -> list[ResultT]:
-    try:
-        return future.result(timeout=remaining_s(deadline))
-    except FutureTimeout as exc:
-        raise DeadlineExceeded("deadline reached waiting for a chunk") from exc
+def _results(futures: list[Future[list[ResultT]]], deadline: float | None) -> list[list[ResultT]]:
+    """Every chunk's results, or the first failure as soon as it happens (not in chunk order)."""
+    done, pending = wait(futures, timeout=remaining_s(deadline), return_when=FIRST_EXCEPTION)
+    for future in futures:
+        exc = future.exception() if future in done else None
+        if exc is not None:
+            raise exc
+    if pending:
+        raise DeadlineExceeded("deadline reached waiting for a chunk")
+    return [future.result() for future in futures]

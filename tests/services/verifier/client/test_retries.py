@@ -137,3 +137,14 @@ async def test_a_failed_chunk_cancels_the_chunks_still_in_flight() -> None:
             with pytest.raises(AuthenticationError):
                 await client.math(ITEMS * 4)
             assert time.monotonic() - started < 1.5
+
+
+def test_sync_a_failed_chunk_is_raised_without_waiting_for_slow_ones() -> None:
+    with (
+        scripted_server(Step(200, delay_s=3.0), Step(422)) as (url, _),
+        VerifierClient(url, retry=FAST, chunk_size=1, max_concurrency=2) as client,
+    ):
+        started = time.monotonic()
+        with pytest.raises(InvalidRequest):
+            client.math(ITEMS * 2)
+        assert time.monotonic() - started < 1.5
