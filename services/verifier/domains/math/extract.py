@@ -92,7 +92,13 @@ def extract_gold(answer: str) -> str:
         return ", ".join(b.strip() for b in boxed)  # `\\boxed{1} and \\boxed{2}`: both parts
     if boxed:
         return boxed[-1].strip()
-    return strip_math_delimiters(answer.strip())
+    text = answer.strip()
+    if len(text) > 200 or _PROSE_RE.search(re.sub(r"\\[A-Za-z]+|\$[^$]*\$", " ", text)):
+        # a worked solution given as the ground truth: read its final answer like a response's
+        found = extract_answer(text)
+        if found.answer:
+            return found.answer
+    return strip_math_delimiters(text)
 
 
 def boxed_contents(text: str) -> list[str]:
@@ -226,6 +232,8 @@ def _whole_response_answer(response: str) -> str | None:
     inner = strip_math_delimiters(text).rstrip(".").strip()
     if inner != text.rstrip(".").strip():
         return inner or None
+    if math_span_bounds(text):
+        return None  # `Answer $9$`: the math span is the answer (the fallback finds it)
     without_commands = re.sub(r"\\[A-Za-z]+", " ", text)
     if _PROSE_RE.search(without_commands):
         return None

@@ -27,6 +27,9 @@ from services.verifier.domains.math.verdict import Conventions, Verdict
 
 _LATEX_CONFIGS = [LatexExtractionConfig(), ExprExtractionConfig()]
 _PRECISION_DIGITS = 80
+_MAX_FULL_PARSE_CHARS = 400
+_COMMANDS_RE = re.compile(r"\\[A-Za-z]+")
+_PROSE_RE = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}")
 _DECIMAL_LITERAL_RE = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
 # the decimals written in the answer being graded (set per call; a worker grades one at a time)
 _DECIMAL_LITERALS: dict[Fraction, Number] = {}
@@ -103,6 +106,8 @@ def to_sympy(latex: str) -> Any:
         pass  # sets, intervals, relations, matrices, text: the full parser below
     except (ArithmeticError, TypeError, ValueError, RecursionError):
         pass
+    if len(latex) > _MAX_FULL_PARSE_CHARS or _PROSE_RE.search(_COMMANDS_RE.sub(" ", latex)):
+        return None  # prose or a huge blob: the ANTLR parser would only spend the deadline
     try:
         parsed = parse(f"${latex}$", _LATEX_CONFIGS, parsing_timeout=None)
     except Exception:

@@ -52,6 +52,9 @@ _GREEK = {
     "\\rho",
 }
 _MAX_TOKENS = 400
+_MATRIX_RE = re.compile(
+    r"^\\begin\{([pbBvV]?matrix|array)\}(?:\{[clr|]*\})?(.*)\\end\{\1\}$", re.DOTALL
+)
 _RELATIONS = {
     "=": sympy.Eq,
     "<": sympy.StrictLessThan,
@@ -82,6 +85,9 @@ def parse_scalar(latex: str) -> Any:
 def parse_answer(latex: str) -> Any:
     """A scalar, a relation (`y = 2x + 3`, `x \\geq 5`), `a \\pm b`, or a flat list/tuple/set/
     interval of scalars (`(1, 2)`, `[0, 1)`, `\\{1, 2\\}`, `-2, 1`); `Unsupported` otherwise."""
+    matrix = _MATRIX_RE.match(latex.strip())
+    if matrix:
+        return _parse_matrix(matrix.group(2))
     tokens = _tokenize(latex)
     relations = [i for i, t in enumerate(tokens) if t in _RELATIONS]
     if relations:
@@ -92,18 +98,61 @@ def parse_answer(latex: str) -> Any:
             raise Unsupported("function on the left: f(x) = ...")
         lhs, rhs = _parse_all(tokens[:at]), _parse_all(tokens[at + 1 :])
         return _RELATIONS[tokens[at]](lhs, rhs, evaluate=False)
+    if "\\cup" in tokens:
+        return sympy.Union(*(_parse_part(part) for part in _split_top(tokens, "\\cup")))
     if "\\pm" in tokens:
         at = tokens.index("\\pm")
-        if tokens.count("\\pm") > 1 or any(t in _STRUCTURE_TOKENS for t in tokens):
+        if tokens.count("\\pm") > 1 or any(t in _STRUCTURE_TOKENS - {"\\pm"} for t in tokens):
             raise Unsupported("pm inside a structure")
         left = _parse_all(tokens[:at]) if at else sympy.Integer(0)
         right = _parse_all(tokens[at + 1 :])
         return sympy.FiniteSet(left + right, left - right)
     if "," not in tokens:
+        if (
+            len(tokens) > 2
+            and tokens[0] == "\\{"
+            and tokens[-1] == "\\}"
+            and not any(t in _STRUCTURE_TOKENS for t in tokens[1:-1])
+        ):
+            return sympy.FiniteSet(_parse_all(tokens[1:-1]))  # `\\{5\\}`
         if any(t in _STRUCTURE_TOKENS for t in tokens):
             raise Unsupported("structure")
         return _parse_all(tokens)
     return _parse_list(tokens)
+
+
+def _split_top(tokens: list[str], separator: str) -> list[list[str]]:
+    parts: list[list[str]] = [[]]
+    for token in tokens:
+        if token == separator:
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    if any(not part for part in parts):
+        raise Unsupported(f"empty side of {separator}")
+    return parts
+
+
+def _parse_part(tokens: list[str]) -> Any:
+    """One operand of a union: an interval or a set."""
+    if tokens[0] == "\\{" and tokens[-1] == "\\}" and "," not in tokens:
+        return sympy.FiniteSet(_parse_all(tokens[1:-1]))
+    value = _parse_list(tokens)
+    if isinstance(value, sympy.Tuple) and len(value) == 2:
+        value = sympy.Interval.open(value[0], value[1])  # `(a, b)` in a union is an interval
+    if not isinstance(value, sympy.Set):
+        raise Unsupported("union of non-sets")
+    return value
+
+
+def _parse_matrix(body: str) -> Any:
+    rows = [row for row in body.split("\\\\") if row.strip()]
+    if not rows or len(rows) > 50:
+        raise Unsupported("matrix shape")
+    cells = [[_parse_all(_tokenize(cell)) for cell in row.split("&")] for row in rows]
+    if len({len(row) for row in cells}) != 1:
+        raise Unsupported("ragged matrix")
+    return sympy.Matrix(cells)
 
 
 def _parse_list(tokens: list[str]) -> Any:
