@@ -78,7 +78,14 @@ async def verify_mixed(
         metrics.observe_batch(domain, results, time.perf_counter() - started)
         return [tag_result(domain, r) for r in results]
 
-    per_domain = await asyncio.gather(*(run(d, idx) for d, idx in groups.items()))
+    tasks = [asyncio.ensure_future(run(d, idx)) for d, idx in groups.items()]
+    try:
+        per_domain = await asyncio.gather(*tasks)
+    except BaseException:  # e.g. one domain's queue is full (503): stop the others' work too
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
     ordered: list[VerifyResult | None] = [None] * len(items)
     for indices, results in zip(groups.values(), per_domain, strict=True):
         for index, result in zip(indices, results, strict=True):
