@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from services.verifier.adapters.trl import make_reward_function
+from services.verifier.adapters.trl import math_reward as adapter_math_reward
 
 pytestmark = pytest.mark.slow
 
@@ -64,15 +64,19 @@ def _expected_reward(completion: str) -> float:
     return 1.0 if RIGHT in completion.split() else 0.0
 
 
-def test_grpo_trainer_steps_with_math_reward_over_http(verifier_url: str, tmp_path: Path) -> None:
+def test_grpo_trainer_steps_with_math_reward_over_http(
+    verifier_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from datasets import Dataset
 
     tokenizer = _tokenizer()
     dataset = Dataset.from_dict({"prompt": ["What is two plus two ?"] * 8, "answer": ["4"] * 8})
-    inner = make_reward_function("math", base_url=verifier_url)
+    monkeypatch.setenv("VERIFIER_URL", verifier_url)  # what the module-level function reads
+    inner = adapter_math_reward
     seen: list[tuple[str, float | None]] = []
     received_kwargs: set[str] = set()
 
+    # Records what TRL passed and got back; otherwise it is the adapter's own function.
     async def math_reward(prompts: list, completions: list, **columns: Any) -> list:
         received_kwargs.update(columns)
         rewards = await inner(prompts, completions, **columns)
