@@ -34,6 +34,9 @@ _MODULES: list[tuple[str, str | None]] = [
     ("services.verifier", None),
     ("services.verifier.sandbox", None),
     ("services.verifier.sandbox.codec", "codec.py"),
+    ("services.verifier.sandbox.procs", "procs.py"),
+    ("services.verifier.sandbox.runner", "runner.py"),
+    ("services.verifier.sandbox.asserts", "asserts.py"),
     ("services.verifier.sandbox.executor", "executor.py"),
 ]
 # PID 1's program: read a length-prefixed JSON of module sources from stdin, install, run.
