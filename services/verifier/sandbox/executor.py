@@ -139,6 +139,7 @@ class Run:
         self.harness_pid: int | None = None
         self.status: int | None = None
         self.timed_out = False
+        self.output_over = False
         self.marks: dict[str, float] = {"start": time.monotonic()}
 
     def pipe(self) -> tuple[int, int]:
@@ -206,6 +207,7 @@ class Run:
                     if not target.is_open:
                         self.selector.unregister(key.fd)
                     if target.is_over:
+                        self.output_over = True
                         return
 
     def finish(self) -> list[str]:
@@ -438,6 +440,7 @@ class Executor:
                     "replies": ready[:1],
                     "timed_out": run.timed_out,
                     "response_over": responses.is_over,
+                    "output_over": run.output_over,
                     "elapsed_s": clock.lap(),
                 }
             )
@@ -482,7 +485,14 @@ class Executor:
             results = [dict(results[0]) for _ in tests]  # the code does not load: same for all
         elif len(results) < len(tests) and not (results and results[-1]["verdict"].get("lost")):
             # the running test timed out, or its harness was killed
-            results.append({"verdict": None, "timed_out": run.timed_out, "elapsed_s": clock.lap()})
+            results.append(
+                {
+                    "verdict": None,
+                    "timed_out": run.timed_out,
+                    "output_over": run.output_over,
+                    "elapsed_s": clock.lap(),
+                }
+            )
         tail = stderr.text()[-2000:]
         for result in results:
             result["stderr"] = tail
@@ -597,7 +607,7 @@ class Executor:
 
 def is_definite_failure(result: dict[str, Any]) -> bool:
     """A failure visible inside the container (wrong outputs are only known to the host)."""
-    if result.get("timed_out") or result.get("response_over") or result.get("stdout_over"):
+    if any(result.get(k) for k in ("timed_out", "response_over", "stdout_over", "output_over")):
         return True
     if "verdict" in result:
         return (result["verdict"] or {}).get("status") != "passed"

@@ -124,6 +124,8 @@ def _call_verdict(raw: dict[str, Any], test: CallTest) -> tuple[TestStatus, str]
         return TestStatus.runtime_error, _tail(str(first.get("detail", "")))
     if raw.get("response_over"):
         return TestStatus.failed, "return value too large"
+    if raw.get("output_over"):
+        return TestStatus.failed, "output limit exceeded"
     if len(replies) < 2:
         if raw.get("timed_out"):
             return TestStatus.timed_out, "wall-clock limit exceeded"
@@ -150,6 +152,8 @@ def _assert_verdict(raw: dict[str, Any]) -> tuple[TestStatus, str]:
     verdict = raw.get("verdict")
     if raw.get("timed_out"):
         return TestStatus.timed_out, "wall-clock limit exceeded"
+    if raw.get("output_over"):
+        return TestStatus.failed, "output limit exceeded"
     if type(verdict) is not dict:
         return TestStatus.runtime_error, "the test harness was killed"
     status = verdict.get("status")

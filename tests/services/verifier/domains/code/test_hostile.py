@@ -361,6 +361,11 @@ def test_hack_scores_zero_and_next_job_is_clean(code_url: str, name: str) -> Non
     assert probe["status"] == "passed", probe
 
 
+def test_output_bomb_is_reported_as_output_limit(code_url: str) -> None:
+    (result,) = post_code(code_url, [HACKS["output_bomb"]])
+    assert [t["detail"] for t in result["tests"]] == ["output limit exceeded"] * 3
+
+
 def test_memory_bomb_is_reported_as_memory_exceeded(code_url: str) -> None:
     (result,) = post_code(code_url, [HACKS["memory_bomb"]])
     assert [t["status"] for t in result["tests"]] == ["memory_exceeded", "memory_exceeded"]
