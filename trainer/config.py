@@ -44,6 +44,13 @@ class DataArguments:
     )
     dataset_size: int = field(default=1000, metadata={"help": "Training records drawn."})
     dataset_seed: int = field(default=0, metadata={"help": "Seed of generators and sampler."})
+    eval_datasets: list[str] | None = field(
+        default=None,
+        metadata={
+            "help": "Held-out sources (default: `datasets`, with generators reseeded and "
+            "HumanEval's held-out part; a JSONL source is used as is, so name a separate file)."
+        },
+    )
     eval_size: int = field(
         default=64, metadata={"help": "Held-out records (other seed; HumanEval's held-out part)."}
     )
@@ -92,9 +99,8 @@ class SamplingArguments:
 
 @dataclass
 class PipelineArguments:
-    output_dir: str = field(
-        default="outputs/pipeline", metadata={"help": "Stage outputs and the state file."}
-    )
+    """Stage lengths of `pipeline`; its `--output_dir` (TRL's) holds every stage and the state."""
+
     sft_max_steps: int = field(default=200, metadata={"help": "Steps of each SFT stage."})
     sft_learning_rate: float = field(default=2e-5, metadata={"help": "SFT learning rate."})
     sft_batch_size: int = field(default=8, metadata={"help": "SFT per-device batch size."})

@@ -15,10 +15,11 @@ TRL can load them by path (it loads the reference model from the same path when 
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
@@ -49,15 +50,16 @@ def smollm2_gguf_path() -> Path:
     return path
 
 
-def dequantise_gguf(gguf_path: Path, out_dir: Path) -> Path:
-    """Load a GGUF checkpoint, copy its weights into a plain model from its config, save it."""
+def gguf_to_plain(gguf_path: Path) -> tuple[Any, Any, PreTrainedTokenizerBase]:
+    """(plain model, GGUF-loaded model, tokenizer): the dequantised weights copied into a
+    model built from the GGUF's config, which Trainer and `save_pretrained` accept."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     folder, name = str(gguf_path.parent), gguf_path.name
     tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
     loaded = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
-    config = loaded.config
+    config = copy.deepcopy(loaded.config)
     # The GGUF loader records quantisation on the config; a plain model must not inherit it.
     if hasattr(config, "quantization_config"):
         delattr(config, "quantization_config")
@@ -66,7 +68,14 @@ def dequantise_gguf(gguf_path: Path, out_dir: Path) -> Path:
     # Tied embeddings leave lm_head absent from the state dict; anything else is a real mismatch.
     if [k for k in missing if not k.startswith("lm_head")] or unexpected:
         raise RuntimeError(f"GGUF weights do not fit: missing {missing}, unexpected {unexpected}")
+    plain.tie_weights()
     plain.generation_config.eos_token_id = tokenizer.eos_token_id
+    return plain, loaded, tokenizer
+
+
+def dequantise_gguf(gguf_path: Path, out_dir: Path) -> Path:
+    """Save the GGUF checkpoint as a plain checkpoint (safetensors + tokenizer) in `out_dir`."""
+    plain, _, tokenizer = gguf_to_plain(gguf_path)
     out_dir.mkdir(parents=True, exist_ok=True)
     plain.save_pretrained(out_dir)
     tokenizer.save_pretrained(out_dir)
@@ -85,7 +94,7 @@ def train_tiny_tokenizer(corpus: Iterable[str], vocab_size: int = 256) -> PreTra
         Regex(r"\s+|\d|[^\w\s]|[^\W\d]+"), behavior="isolated"
     )
     backend.decoder = decoders.Fuse()
-    alphabet = sorted({ch for text in texts for ch in text} | set("0123456789 \n"))
+    alphabet = sorted({ch for text in texts for ch in text} | set("0123456789 \n+-*/=().,{}\\"))
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
         special_tokens=SPECIAL_TOKENS,

@@ -1,0 +1,57 @@
+"""The verifiable rewards through the TRL adapter against a live service."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trainer.rewards.mixing import build_reward_funcs, check_weights
+from trainer.rewards.verifiable import decode_columns, reward_stats, verifiable_reward
+
+
+async def test_verify_reward_scores_math_rows_and_logs_accuracy(verifier_url: str) -> None:
+    reward = verifiable_reward("verify", verifier_url)
+    logged: dict[str, list[float]] = {}
+    rewards = await reward(
+        prompts=["1+1?", "2+2?", "3+3?"],
+        completions=["\\boxed{2}", "it is 5", [{"role": "assistant", "content": "\\boxed{6}"}]],
+        domain=["math", "math", "math"],
+        answer=["2", "4", "6"],
+        tests=[None, None, None],
+        log_metric=lambda name, value: logged.setdefault(name, []).append(value),
+    )
+    assert rewards == [1.0, 0.0, 1.0]
+    assert logged["accuracy"] == [pytest.approx(2 / 3)]
+    assert logged["verifier/unscored"] == [0.0]
+    assert logged["verify_reward/passed"] == [2.0] and logged["verify_reward/failed"] == [1.0]
+    assert reward.__name__ == "verify_reward"  # TRL's metric name
+
+
+def test_tests_column_is_decoded_from_json() -> None:
+    tests = [{"kind": "assert", "code": "assert f() == 1"}]
+    columns = decode_columns({"tests": [json.dumps(tests), None], "answer": ["1", None]})
+    assert columns["tests"] == [tests, None] and columns["answer"] == ["1", None]
+
+
+def test_reward_stats_leave_unscored_items_out_of_accuracy() -> None:
+    assert reward_stats([1.0, 0.0, None, 1.0]) == {
+        "accuracy": pytest.approx(2 / 3),
+        "verifier/unscored": 0.25,
+    }
+
+
+def test_reward_funcs_are_built_by_name_and_weights_must_match() -> None:
+    funcs = build_reward_funcs(["math", "format", "reward_model"], reward_model="/rm")
+    assert [getattr(f, "__name__", f) for f in funcs] == [
+        "math_reward",
+        "answer_format_reward",
+        "/rm",
+    ]
+    with pytest.raises(ValueError, match="reward_model_name_or_path"):
+        build_reward_funcs(["reward_model"])
+    with pytest.raises(ValueError, match="unknown reward"):
+        build_reward_funcs(["mathh"])
+    assert check_weights(["a", "b"], [1.0, 0.5]) == [1.0, 0.5]
+    with pytest.raises(ValueError, match="2 reward functions"):
+        check_weights(["a", "b"], [1.0])

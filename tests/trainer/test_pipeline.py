@@ -1,0 +1,70 @@
+"""The R1-style pipeline end to end on the tiny model and a live verifier, and its resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.trainer.conftest import write_copy_task
+from trainer.cli import main
+from trainer.models import train_tiny_tokenizer
+from trainer.pipeline import STAGES, STATE_FILE, load_state
+
+
+def tiny_reward_model(path: Path, corpus: list[str]) -> Path:
+    """Any sequence-classification checkpoint will do: a random tiny one here."""
+    from transformers import LlamaConfig, LlamaForSequenceClassification
+
+    tokenizer = train_tiny_tokenizer(corpus, vocab_size=64)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+        num_attention_heads=2, num_key_value_heads=2, pad_token_id=tokenizer.pad_token_id,
+    )  # fmt: skip
+    config.num_labels = 1
+    LlamaForSequenceClassification(config).save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path
+
+
+@pytest.mark.slow
+def test_pipeline_runs_every_stage_chained_and_resumes(tmp_path: Path, verifier_url: str) -> None:
+    task = write_copy_task(tmp_path / "copy.jsonl", 64, seed=1, with_completion=True)
+    rm = tiny_reward_model(tmp_path / "rm", [f"copy {d}" for d in range(10)])
+    out = tmp_path / "pipe"
+    flags = [
+        "--model_name_or_path", "tiny", "--datasets", str(task), "--dataset_size", "64",
+        "--system_prompt", "", "--verifier_url", verifier_url, "--output_dir", str(out),
+        "--reward_funcs", "math", "--reward_model_name_or_path", str(rm),
+        "--final_reward_funcs", "math", "reward_model", "--final_reward_weights", "1.0", "0.1",
+        "--sft_max_steps", "40", "--sft_learning_rate", "1e-2", "--sft_batch_size", "16",
+        "--rl_max_steps", "3", "--final_rl_max_steps", "3", "--rs_num_samples", "4",
+        "--per_device_train_batch_size", "16", "--num_generations", "4",
+        "--max_completion_length", "2", "--logging_steps", "1", "--report_to", "none",
+        "--save_strategy", "no", "--disable_tqdm", "true", "--seed", "0",
+    ]  # fmt: skip
+    assert main(["pipeline", *flags]) == 0
+
+    state = load_state(out)
+    assert list(state) == list(STAGES)
+    # Each stage's output is the next one's input, and each is a real artefact.
+    assert Path(state["cold_start_sft"]).name == "1-cold_start_sft"
+    kept = [json.loads(x) for x in Path(state["rejection"]).read_text().splitlines()]
+    assert kept and all(r["completion"].strip() == r["answer"] for r in kept)
+    summary = json.loads((Path(state["rejection"]).parent / "summary.json").read_text())
+    assert summary["pass@4"] >= summary["pass@1"] > 0
+    final_metrics = [
+        json.loads(x) for x in (Path(state["final_rl"]) / "metrics.jsonl").read_text().splitlines()
+    ]
+    assert any("rewards/rm/mean" in row for row in final_metrics)
+    assert (Path(state["final_rl"]) / "model.safetensors").is_file()
+
+    # Resume: a finished run does nothing; a run with the last stage forgotten redoes only it.
+    stamp = (Path(state["grpo"]) / "model.safetensors").stat().st_mtime_ns
+    finished = json.loads((out / STATE_FILE).read_text())
+    del finished["finished"]["final_rl"]
+    (out / STATE_FILE).write_text(json.dumps(finished))
+    assert main(["pipeline", *flags]) == 0
+    assert list(load_state(out)) == list(STAGES)
+    assert (Path(state["grpo"]) / "model.safetensors").stat().st_mtime_ns == stamp
