@@ -43,7 +43,7 @@ def test_tiny_model_is_saved_loadable_and_chats(tmp_path: Path) -> None:
     assert (
         out.shape[1] == encoded["input_ids"].shape[1] + 3 or out[0, -1] == model.config.eos_token_id
     )
-    assert tokenizer.decode(encoded["input_ids"][0]).endswith("<|assistant|>")
+    assert str(tokenizer.decode(encoded["input_ids"][0])).endswith("<|assistant|>")
 
 
 def test_tiny_built_in_is_materialised_once(tmp_path: Path) -> None:
