@@ -11,7 +11,8 @@ cd "$(dirname "$0")/../.."
 verifier_tag=${1:-rlvr-verifier:e2e}
 trainer_tag=${2:-rlvr-trainer:cpu-e2e}
 base=${RLVR_LOCAL_PY_BASE:-rlvr-pybase:bookworm}
-wheels=${RLVR_WHEELHOUSE:-build/wheels}
+# keyed by pyproject.toml: a dependency change gets a fresh wheelhouse, not a stale one
+wheels=${RLVR_WHEELHOUSE:-build/wheels/$(sha256sum pyproject.toml | cut -c1-12)}
 python=${PYTHON:-.venv/bin/python}
 
 step() { echo "==> [$(date +%T)] $*"; }
@@ -20,6 +21,9 @@ step "local base $base (debootstrap minbase + python3-venv)"
 bash scripts/docker/build_base_image.sh "$base" python3-venv
 
 step "wheelhouses under $wheels"
+if [ -z "${RLVR_WHEELHOUSE:-}" ] && [ -d build/wheels ]; then  # drop wheelhouses of older pyprojects
+  find build/wheels -mindepth 1 -maxdepth 1 -type d ! -path "$wheels" -exec rm -rf {} +
+fi
 [ -d "$wheels/verifier" ] || bash scripts/docker/wheelhouse.sh "$wheels/verifier" verifier
 if [ "${RLVR_SKIP_TRAINER:-0}" != 1 ] && [ ! -d "$wheels/trainer" ]; then
   # torch pinned to the CPU build: a CPU image does not need GBs of CUDA libraries
@@ -39,10 +43,17 @@ build() {  # build TAG DOCKERFILE WHEEL_SUBDIR [--build-arg ...]
   local tag=$1 dockerfile=$2 sub=$3
   shift 3
   step "docker build $tag ($dockerfile)"
-  docker build -q --network host -f "$dockerfile" -t "$tag" \
+  local log
+  log=$(mktemp /tmp/rlvr-docker-build.XXXXXX)
+  if ! docker build --network host -f "$dockerfile" -t "$tag" \
     --build-arg BASE_IMAGE="$base" \
     --build-arg PIP_INSTALL_ARGS="--no-index --find-links http://127.0.0.1:$port/$sub/" \
-    "$@" . >/dev/null
+    "$@" . >"$log" 2>&1; then
+    tail -40 "$log" >&2
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
 }
 # No Lean here: no registry reachable from this machine carries a toolchain.
 build "$verifier_tag" Dockerfile.verifier verifier --build-arg INSTALL_LEAN=false

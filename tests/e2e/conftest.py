@@ -54,6 +54,7 @@ def e2e_images(compose: list[str]) -> dict[str, float]:
         result = subprocess.run(script, cwd=REPO_ROOT, capture_output=True, text=True, check=False)
         timings[name] = time.monotonic() - started
         assert result.returncode == 0, f"{script} failed:\n{result.stdout}\n{result.stderr}"
+        print("\n".join(line for line in result.stdout.splitlines() if line.startswith("==>")))
     print(f"\ne2e image builds: {', '.join(f'{k} {v:.0f}s' for k, v in timings.items())}")
     return timings
 
