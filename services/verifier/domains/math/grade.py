@@ -216,7 +216,10 @@ def _rounded_decimal(decimal: sympy.Expr, exact: sympy.Expr, conv: Conventions) 
 def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
     if gold.is_rational and pred.is_rational:
         # exact values stay exact: 10^50 + 1 is not 10^50, 1/2004! is not 1/2006!
-        return bool(sympy.simplify(gold.doit() - pred.doit()) == 0)
+        exact_gold, exact_pred = gold.doit(), pred.doit()
+        if exact_gold.is_Rational and exact_pred.is_Rational:
+            return bool(exact_gold == exact_pred)
+        return bool(sympy.simplify(exact_gold - exact_pred) == 0)
     gold_value = gold.evalf(_PRECISION_DIGITS)
     pred_value = pred.evalf(_PRECISION_DIGITS)
     if not (gold_value.is_number and pred_value.is_number):

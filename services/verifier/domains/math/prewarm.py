@@ -7,9 +7,12 @@ next item's deadline on it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
-from services.verifier.domains.math.grade import grade
+from math_verify import parse
+
+from services.verifier.domains.math.grade import _LATEX_CONFIGS, grade, to_sympy
 from services.verifier.domains.math.verdict import Conventions
 
 # parse() warns on every call that we run it without its own (signal-based) timeout: the pool's
@@ -26,5 +29,45 @@ _WARM_CASES = (
     ("[1,2)", "(1,2]"),
 )
 
+# Shapes that only the ANTLR parser reads: its prediction caches (DFA) are per process and
+# start empty, so a fresh worker parses these slowly the first time. Parsing them here, once,
+# lets every forked worker inherit warm caches.
+_FULL_PARSER_SHAPES = (
+    "[-1,-\\frac{1}{2})\\cup(-\\frac{1}{2},0)",
+    "\\{1\\pm\\sqrt{5},-2\\}",
+    "|x|",
+    "f(x) = x^2",
+    "x \\in [-2,7]",
+    "-2 \\le x \\le 7",
+    "1 \\leq |z| \\leq \\frac{3}{2}",
+    "(2,1),(1,2),(-1,-20),(-20,-1)",
+    "AB=4,CD=5",
+    "S_{MBCN}:S=7:32",
+    "\\frac{NO}{BO}=\\frac{1}{\\sqrt{6}}",
+    "(p,q)=(3,2)",
+    "1/3 \\approx 1.3",
+    "-[0,1)",
+    "\\begin{pmatrix}\\frac{1}{3\\sqrt[3]{x}^2}&0\\\\-\\sin(x)&0\\end{pmatrix}",
+    "F_n = \\sum_{k=0}^{n-1} F_k F_{n-k-1}",
+    "\\int_0^1 x^2 \\, dx",
+    "\\lim_{x \\to 0} \\frac{\\sin x}{x}",
+    "\\sqrt[3]{2}",
+    "\\log_{2} 8 + \\ln e",
+    "\\{x \\mid x > 0\\}",
+    "\\emptyset",
+    "\\mathbb{R}",
+    "a_{n} = 2^{n} - 1",
+    "\\overline{AB}",
+    "\\angle ABC = 90",
+    "x^2 + y^2 = r^2",
+    "\\frac{d}{dx} x^2",
+    "\\cos^{-1}(\\frac{1}{2})",
+    "10 \\choose 3",
+)
+
 for _gold, _pred in _WARM_CASES:
     grade(_gold, _pred, False, False, None, None, Conventions())
+for _shape in _FULL_PARSER_SHAPES:
+    with contextlib.suppress(Exception):
+        to_sympy(_shape)
+        parse(f"${_shape}$", _LATEX_CONFIGS, parsing_timeout=None)
