@@ -15,6 +15,7 @@ from typing import Any
 
 _TAG = "$t"
 _MAX_DEPTH = 200
+_BIG_INT = 10**1000
 
 
 class CodecError(ValueError):
@@ -25,6 +26,9 @@ def _to_tree(value: Any, depth: int) -> Any:
     if depth > _MAX_DEPTH:
         raise CodecError("value nested too deeply")
     kind = type(value)  # exact types: subclasses (e.g. a str subclass with __eq__) are refused
+    if kind is int and not -_BIG_INT < value < _BIG_INT:
+        # hex: decimal conversion of huge ints is capped (sys.get_int_max_str_digits)
+        return {_TAG: "int", "v": hex(value)}
     if value is None or kind is bool or kind is int or kind is str or kind is float:
         return value
     if kind is list:
@@ -88,6 +92,11 @@ def _from_tree(tree: Any, depth: int) -> Any:
             return bytes.fromhex(body)
         except ValueError as exc:
             raise CodecError("malformed bytes") from exc
+    if tag == "int" and type(body) is str:
+        try:
+            return int(body, 16)
+        except ValueError as exc:
+            raise CodecError("malformed int") from exc
     if tag == "complex" and type(body) is list and len(body) == 2:
         real, imag = body
         if type(real) in (int, float) and type(imag) in (int, float):

@@ -75,6 +75,14 @@ def test_verdicts_per_item_and_test_in_order(code_api_url: str) -> None:
             "tests": [{"kind": "assert", "code": "pass"}],
         },
         {
+            "id": "bigint",
+            "code": "def f(n):\n    return 7 ** n\n",
+            "tests": [
+                {"kind": "assert", "code": "assert f(20000) == 7 ** 20000"},
+                {"kind": "assert", "code": "assert f(20000) == 7 ** 20000 + 1"},
+            ],
+        },
+        {
             "id": "slow",
             "code": "def f():\n    while True:\n        pass\n",
             "timeout_s": 1,
@@ -101,6 +109,7 @@ def test_verdicts_per_item_and_test_in_order(code_api_url: str) -> None:
     assert "error" in broken["tests"][0]["detail"]
 
     assert results["no-block"]["status"] == "failed" and results["no-block"]["reward"] == 0.0
+    assert [t["status"] for t in results["bigint"]["tests"]] == ["passed", "failed"]
     assert results["slow"]["status"] == "timed_out" and results["slow"]["reward"] == 0.0
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import docker
 import pytest
 
-import docker
 from services.verifier.domains.code.config import CodeSettings
 from services.verifier.domains.code.verifier import open_code_verifier
 from services.verifier.sandbox import executor
