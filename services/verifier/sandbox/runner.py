@@ -227,6 +227,9 @@ def zygote_main(sock: socket.socket) -> None:
         with contextlib.suppress(ImportError):
             __import__(name)
     install_exit_builtins()
+    # as judges do: no cap on int <-> decimal str (big answers); a slow conversion only spends
+    # the candidate's own time limit
+    sys.set_int_max_str_digits(0)
     import gc
 
     gc.freeze()  # keep the warm heap out of the children's collections (fewer copied pages)
