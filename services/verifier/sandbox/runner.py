@@ -134,10 +134,19 @@ def _describe_names(namespace: dict[str, Any]) -> dict[str, Any]:
     return names
 
 
+def _resolve(namespace: dict[str, Any], name: str) -> Any:
+    """`add`, or `Solution.two_sum` (LeetCode style: a fresh `Solution()` per call)."""
+    owner, _, method = name.partition(".")
+    target = namespace.get(owner)
+    if not method:
+        return target
+    return getattr(target(), method) if isinstance(target, type) else None
+
+
 def _call_response(namespace: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
     try:
         args, kwargs = decode_value(request["args"])
-        function = namespace.get(request["fn"])
+        function = _resolve(namespace, str(request["fn"]))
         if not callable(function):
             return {"raised": "NameError", "message": f"name {request['fn']!r} is not defined"}
         result = function(*args, **kwargs)

@@ -24,7 +24,12 @@ class AssertTest(WireModel):
 
 class CallTest(WireModel):
     kind: Literal["call"]
-    fn: str = Field(description="Name of the candidate's top-level function.")
+    fn: str = Field(
+        description=(
+            "The candidate's top-level function, or `Class.method` (LeetCode style: called on "
+            "a fresh `Class()`)."
+        )
+    )
     args: list[Any] = Field(default_factory=list, description="Positional arguments (JSON).")
     kwargs: dict[str, Any] = Field(default_factory=dict, description="Keyword arguments (JSON).")
     expected: Any = Field(

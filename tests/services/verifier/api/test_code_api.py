@@ -75,6 +75,25 @@ def test_verdicts_per_item_and_test_in_order(code_api_url: str) -> None:
             "tests": [{"kind": "assert", "code": "pass"}],
         },
         {
+            "id": "leetcode",
+            "response": (
+                "```python\nclass Solution:\n    def twoSum(self, nums, target):\n"
+                "        seen = {}\n        for i, x in enumerate(nums):\n"
+                "            if target - x in seen:\n                return [seen[target - x], i]\n"
+                "            seen[x] = i\n```"
+            ),
+            "tests": [
+                {
+                    "kind": "call",
+                    "fn": "Solution.twoSum",
+                    "args": [[2, 7, 11], 9],
+                    "expected": [0, 1],
+                },
+                {"kind": "call", "fn": "Solution.twoSum", "args": [[3, 3], 6], "expected": [1, 0]},
+                {"kind": "call", "fn": "Solution.nope", "args": [], "expected": None},
+            ],
+        },
+        {
             "id": "bigint",
             "code": "def f(n):\n    return 7 ** n\n",
             "tests": [
@@ -110,6 +129,8 @@ def test_verdicts_per_item_and_test_in_order(code_api_url: str) -> None:
 
     assert results["no-block"]["status"] == "failed" and results["no-block"]["reward"] == 0.0
     assert [t["status"] for t in results["bigint"]["tests"]] == ["passed", "failed"]
+    leetcode = [t["status"] for t in results["leetcode"]["tests"]]
+    assert leetcode == ["passed", "failed", "runtime_error"]
     assert results["slow"]["status"] == "timed_out" and results["slow"]["reward"] == 0.0
 
 
