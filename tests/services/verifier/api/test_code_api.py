@@ -32,6 +32,10 @@ def post(url: str, items: list[dict[str, Any]]) -> httpx.Response:
     return httpx.post(f"{url}/code", json={"items": items}, timeout=120)
 
 
+def pending_items(url: str) -> int:
+    return int(httpx.get(f"{url}/health").json()["domains"]["code"]["stats"]["pending_items"])
+
+
 ADD = "def add(a, b):\n    return a + b\n"
 CPP_SUM = (
     "#include <iostream>\nint main(){ long a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }"
@@ -173,7 +177,9 @@ def test_full_queue_answers_503_with_retry_after_and_recovers(code_api_url: str)
         target=lambda: first.setdefault("r", post(code_api_url, [sleeper] * (MAX_QUEUE - 2)))
     )
     background.start()
-    time.sleep(1.0)
+    deadline = time.monotonic() + 30
+    while pending_items(code_api_url) < MAX_QUEUE - 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     while_busy = post(code_api_url, [sleeper] * 5)
     assert while_busy.status_code == 503
     background.join()
