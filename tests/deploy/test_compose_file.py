@@ -52,6 +52,13 @@ def test_every_setting_reaches_the_verifier_container() -> None:
     assert erasable == set()
 
 
+def test_generated_environment_block_is_up_to_date() -> None:
+    text = (REPO_ROOT / "docker-compose.yml").read_text()
+    assert env_example_module().render_compose(text) == text, (
+        "stale: run .venv/bin/python scripts/docker/env_example.py --write"
+    )
+
+
 def test_trainers_wait_for_a_healthy_verifier_and_only_the_gpu_one_reserves_gpus() -> None:
     services = compose()["services"]
     for name, profile in (("trainer", "gpu"), ("trainer-cpu", "cpu")):

@@ -15,7 +15,7 @@ from tests.deploy.files import (
 def test_env_example_is_up_to_date_with_the_settings_classes() -> None:
     rendered = env_example_module().render()
     assert (REPO_ROOT / ".env.example").read_text() == rendered, (
-        "stale: run .venv/bin/python scripts/docker/env_example.py > .env.example"
+        "stale: run .venv/bin/python scripts/docker/env_example.py --write"
     )
 
 
