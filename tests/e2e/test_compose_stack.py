@@ -135,6 +135,24 @@ def test_mixed_batch_through_verify(stack: ComposeProject) -> None:
     ]
 
 
+def test_lean_without_a_toolchain_refuses_cheats_and_reports_errors(stack: ComposeProject) -> None:
+    """This image has no Lean (RLVR_INSTALL_LEAN=false): an honest proof is the verifier's own
+    `error` (reward null, so a trainer drops it), while a forbidden construct is still refused."""
+    statement = "theorem two : 1 + 1 = 2"
+    results = post(
+        stack,
+        "/lean",
+        [
+            {"id": "honest", "statement": statement, "proof": "rfl"},
+            {"id": "exit", "statement": statement, "proof": "by\n  #exit"},
+        ],
+    )
+    verdicts = {r["id"]: r for r in results}
+    assert verdicts["honest"]["status"] == "error" and verdicts["honest"]["reward"] is None
+    assert "no Lean toolchain" in verdicts["honest"]["detail"]
+    assert verdicts["exit"]["status"] == "failed" and verdicts["exit"]["reward"] == 0.0
+
+
 def test_cpu_trainer_container_trains_against_the_verifier(stack: ComposeProject) -> None:
     started = time.monotonic()
     result = stack.run(
