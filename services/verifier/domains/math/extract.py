@@ -9,6 +9,7 @@ line. Every scan is a single left-to-right pass or a regex without nested quanti
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ _PROSE_RE = re.compile(r"[A-Za-z]{2,}[.,;:!?]?\s+[A-Za-z]{2,}")
 _NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:/\d+)?|-?\.\d+")
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)|\n")
 _TEMPLATE_TAIL_RE = re.compile(r"(?:\s*<\|[a-z_]+\|>\w*)+\s*$")
+_JOINER_RE = re.compile(r"\$*\s*(?:,|and|,\s*and)?\s*\$*")
+_WORD_RE = re.compile(r"[A-Za-z]+")
 _CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)", "$": "$"}
 
 MAX_ANSWER_CHARS = 2000
@@ -87,18 +90,44 @@ def extract_answer(
 
 def extract_gold(answer: str) -> str:
     """The ground truth as a bare expression: its boxed value(s), or the text unwrapped."""
-    boxed = boxed_contents(answer)
-    if len(boxed) > 1:
-        return ", ".join(b.strip() for b in boxed)  # `\\boxed{1} and \\boxed{2}`: both parts
-    if boxed:
-        return boxed[-1].strip()
+    spans = boxed_spans(answer)
+    if len(spans) > 1 and _boxed_listed(answer, spans):
+        return ", ".join(b.strip() for _, b in spans)  # `\\boxed{1} and \\boxed{2}`: both parts
+    if spans:
+        return spans[-1][1].strip()
     text = answer.strip()
+    listed = _listed_spans(text)
+    if listed:
+        return listed
     if len(text) > 200 or _PROSE_RE.search(re.sub(r"\\[A-Za-z]+|\$[^$]*\$", " ", text)):
         # a worked solution given as the ground truth: read its final answer like a response's
         found = extract_answer(text)
         if found.answer:
             return found.answer
     return strip_math_delimiters(text)
+
+
+def _boxed_listed(text: str, spans: list[tuple[int, str]]) -> bool:
+    """Boxed values separated by a few words (`papers and`) are parts of one answer; separated
+    by more (`no no no no no`, a paragraph) the last one is the answer."""
+    for (start, content), (next_start, _) in itertools.pairwise(spans):
+        gap = text[start + len(content) + 8 : next_start]
+        if len(_WORD_RE.findall(gap)) > 3:
+            return False
+    return True
+
+
+def _listed_spans(text: str) -> str | None:
+    """`$1$ and $2$ and $3$` (math spans joined only by `and`/commas) -> `1, 2, 3`."""
+    bounds = math_span_bounds(text)
+    if len(bounds) < 2:
+        return None
+    between = [text[end:start] for (_, end), (start, _) in itertools.pairwise(bounds)]
+    if not all(_JOINER_RE.fullmatch(gap) for gap in between):
+        return None
+    if text[: bounds[0][0]].strip("$ ") or text[bounds[-1][1] :].strip("$ ."):
+        return None
+    return ", ".join(text[start:end].strip() for start, end in bounds)
 
 
 def boxed_contents(text: str) -> list[str]:
@@ -160,7 +189,9 @@ def math_span_bounds(text: str) -> list[tuple[int, int]]:
             if delim in _CLOSERS:
                 opener, opened_at = delim, match.end()
         elif delim == _CLOSERS[opener]:
-            spans.append((opened_at, match.start()))
+            # inline math does not span lines (display math `$$`, `\\[` may)
+            if opener in ("$$", "\\[") or "\n" not in text[opened_at : match.start()]:
+                spans.append((opened_at, match.start()))
             opener = None
     return spans
 
@@ -204,16 +235,17 @@ def _answer_after(response: str, start: int) -> str | None:
     spans = math_spans(segment)
     if len(spans) == 1:
         return spans[0].strip()
-    segment = segment.strip().rstrip(".,;").strip("*_ \"'").strip()
+    segment = segment.strip().rstrip(".,;").strip("*_ \"'\\").strip()
     segment = segment.replace("$", " ").strip()
     return segment or None
 
 
 def _last_math_or_number(text: str) -> str | None:
-    """Whichever comes last: the last math span or the last number outside math."""
+    """Whichever comes last: the last math span, or the last number on the last line."""
     bounds = [(start, end) for start, end in math_span_bounds(text) if text[start:end].strip()]
     last_span_at = bounds[-1][0] if bounds else -1
-    tail_from = bounds[-1][1] if bounds else 0
+    line_start = text.rstrip().rfind("\n") + 1
+    tail_from = max(bounds[-1][1] if bounds else 0, line_start)
     number = None
     for number in _NUMBER_RE.finditer(text, tail_from):  # noqa: B007 — we want the last match
         pass

@@ -20,6 +20,7 @@ import sympy
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
+from sympy.matrices.expressions import MatrixExpr
 
 from services.verifier.domains.math.latex_fast import Unsupported, parse_answer
 from services.verifier.domains.math.numbers import Number, parse_number, rounds_to
@@ -120,6 +121,8 @@ def to_sympy(latex: str) -> Any:
 
 def _clean(expr: Any) -> Any:
     """Floats become the exact decimals they were written as; the symbol `i` becomes I."""
+    if isinstance(expr, MatrixExpr):
+        expr = expr.doit()  # `A + B`, `A B` of explicit matrices: the resulting matrix
     if isinstance(expr, sympy.MatrixBase):
         return expr.applyfunc(_clean)
     if not isinstance(expr, sympy.Basic):
@@ -401,7 +404,10 @@ def _proportional(a: sympy.Expr, b: sympy.Expr, conv: Conventions, positive: boo
 
 def _set_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
     if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
-        return False  # an ordered answer is not matched by an unordered one
+        # an ordered answer is matched by a listing only in that order (`1, 3` for `(1, 3)`)
+        return len(gold) == len(pred) and all(
+            equivalent(a, b, conv) for a, b in zip(gold, pred.args, strict=True)
+        )
     gold_items = _as_items(gold)
     pred_items = _as_items(pred)
     if gold_items is None or pred_items is None:

@@ -16,7 +16,7 @@ _WRAPPERS_RE = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|texttt|mathrm|mathbf|mathit|mathsf|mathtt|mbox|"
     r"operatorname|boldsymbol|bm|displaystyle|textstyle|emph|hbox)\s*\{([^{}]*)\}"
 )
-_SPACING_RE = re.compile(r"\\[,;: ]|\\q?quad|\\(?:hspace|vspace)\*?\{[^{}]*\}|~")
+_SPACING_RE = re.compile(r"(?<!\\)\\[,;: ]|\\q?quad|\\(?:hspace|vspace)\*?\{[^{}]*\}|~")
 _NEG_SPACE_RE = re.compile(r"\\!\s*")
 _AND_RE = re.compile(r"\s*,?\s*(?:\\text\{\s*(?:and|or)\s*\}|\band\b)\s*")
 _SIZING_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?:[lr])?(?![A-Za-z])\.?")
@@ -121,7 +121,7 @@ def _drop_equation_lhs(text: str) -> tuple[str, bool]:
         return text, False
     match = _LHS_RE.match(text)
     if not match:
-        return text, False
+        return _drop_computed_lhs(text)
     rest = text[match.end() :]
     if "," in rest and _LHS_RE.search(rest.split(",", 1)[1]):
         return _drop_shared_names(text)
@@ -129,6 +129,16 @@ def _drop_equation_lhs(text: str) -> tuple[str, bool]:
     if _LETTER_RE.search(_COMMAND_RE.sub("", value)):
         return text, False  # `y = 2x + 3` is an equation: SymPy compares it as one
     return value, True
+
+
+def _drop_computed_lhs(text: str) -> tuple[str, bool]:
+    """`\\frac{1}{2} + 3 = \\frac{7}{2}` -> its result, when neither side has an unknown."""
+    if text.count("=") != 1 or "==" in text:
+        return text, False
+    left, right = text.split("=")
+    if _LETTER_RE.search(_COMMAND_RE.sub("", left + right)) or not left.strip():
+        return text, False
+    return right.strip().strip("$").strip(), True
 
 
 def _drop_shared_names(text: str) -> tuple[str, bool]:
