@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from services.verifier.settings import VerifierSettings
 
@@ -16,6 +17,25 @@ DEMO_MATH_ITEMS = [
 ]
 
 
+DEMO_CODE_ITEMS = [
+    {
+        "id": "code-correct",
+        "response": "Here you go:\n```python\ndef add(a, b):\n    return a + b\n```",
+        "language": "python",
+        "tests": [
+            {"kind": "call", "fn": "add", "args": [1, 2], "expected": 3},
+            {"kind": "assert", "code": "assert add(-1, 1) == 0"},
+        ],
+    },
+    {
+        "id": "code-exit-hack",
+        "code": "import sys\nsys.exit(0)",
+        "language": "python",
+        "tests": [{"kind": "assert", "code": "assert add(1, 2) == 3"}],
+    },
+]
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rlvr-verifier", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -23,7 +43,7 @@ def make_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="Bind address (VERIFIER_HOST, default 127.0.0.1).")
     serve.add_argument("--port", type=int, help="Port (VERIFIER_PORT, default 8000).")
     serve.add_argument("--workers", type=int, help="Uvicorn worker processes (VERIFIER_WORKERS).")
-    demo = sub.add_parser("demo", help="Send a demo /math batch to a running service.")
+    demo = sub.add_parser("demo", help="Send demo /math and /code batches to a running service.")
     demo.add_argument("--url", default="http://127.0.0.1:8000", help="Service base URL.")
     return parser
 
@@ -45,10 +65,18 @@ def serve(args: argparse.Namespace) -> None:
 def demo(args: argparse.Namespace) -> None:
     import httpx
 
-    reply = httpx.post(f"{args.url}/math", json={"items": DEMO_MATH_ITEMS}, timeout=30)
-    reply.raise_for_status()
-    for result in reply.json()["results"]:
-        print(json.dumps(result))
+    domains = httpx.get(f"{args.url}/health", timeout=10).json()["domains"]
+    demos: list[tuple[str, list[Any]]] = [("/math", DEMO_MATH_ITEMS)]
+    if domains.get("code", {}).get("ok"):
+        demos.append(("/code", DEMO_CODE_ITEMS))
+    else:
+        print(f"(skipping /code: {domains.get('code', {}).get('detail')})")
+    for path, items in demos:
+        print(f"POST {path}")
+        reply = httpx.post(f"{args.url}{path}", json={"items": items}, timeout=60)
+        reply.raise_for_status()
+        for result in reply.json()["results"]:
+            print("  " + json.dumps(result))
 
 
 def main(argv: list[str] | None = None) -> None:
