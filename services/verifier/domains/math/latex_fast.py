@@ -20,7 +20,7 @@ class Unsupported(Exception):
 
 
 _TOKEN_RE = re.compile(
-    r"\s*(?:(?P<num>\d+\.\d*|\.\d+|\d+)|(?P<esc>\\[{}])|(?P<cmd>\\[A-Za-z]+)|(?P<sym>[A-Za-z])|(?P<op>!=|<=|>=|[-+*/^!(){}\[\]_,|=<>]))"
+    r"\s*(?:(?P<num>\d+\.\d*|\.\d+|\d+)|(?P<esc>\\[{}])|(?P<cmd>\\[A-Za-z]+)|(?P<sym>[A-Za-z])|(?P<op>!=|<=|>=|[-+*/^!(){}\[\]_,|=<>:]))"
 )
 _FUNCTIONS = {
     "\\sin": sympy.sin,
@@ -52,6 +52,8 @@ _GREEK = {
     "\\rho",
 }
 _MAX_TOKENS = 400
+_OPENERS = ("(", "[", "{", "\\{")
+_CLOSERS = (")", "]", "}", "\\}")
 _MATRIX_RE = re.compile(
     r"^\\begin\{([pbBvV]?matrix|array)\}(?:\{[clr|]*\})?(.*)\\end\{\1\}$", re.DOTALL
 )
@@ -85,18 +87,26 @@ def parse_scalar(latex: str) -> Any:
 def parse_answer(latex: str) -> Any:
     """A scalar, a relation (`y = 2x + 3`, `x \\geq 5`), `a \\pm b`, or a flat list/tuple/set/
     interval of scalars (`(1, 2)`, `[0, 1)`, `\\{1, 2\\}`, `-2, 1`); `Unsupported` otherwise."""
-    matrix = _MATRIX_RE.match(latex.strip())
+    text = latex.strip()
+    if text[:1] in "([" and text[-1:] in ")]" and _MATRIX_RE.match(text[1:-1].strip()):
+        text = text[1:-1].strip()  # `[\\begin{array}...\\end{array}]`
+    matrix = _MATRIX_RE.match(text)
     if matrix:
         return _parse_matrix(matrix.group(2))
     tokens = _tokenize(latex)
     relations = [i for i, t in enumerate(tokens) if t in _RELATIONS]
     if relations:
-        if len(relations) > 1 or any(t in {",", "[", "]", "|"} for t in tokens):
-            raise Unsupported("chained relation or relation of structures")
+        if len(relations) > 1 or any(t in {"[", "]", "|"} for t in tokens):
+            raise Unsupported("chained relation or relation of intervals")
         at = relations[0]
-        if at >= 2 and tokens[0].isalpha() and tokens[1] == "(":
+        if at >= 2 and tokens[0].isalpha() and tokens[1] == "(" and "," not in tokens[:at]:
             raise Unsupported("function on the left: f(x) = ...")
-        lhs, rhs = _parse_all(tokens[:at]), _parse_all(tokens[at + 1 :])
+        if "," in tokens:  # `(p, q) = (3, 2)`
+            if tokens[at] != "=":
+                raise Unsupported("inequality of tuples")
+            lhs, rhs = _parse_list(tokens[:at]), _parse_list(tokens[at + 1 :])
+        else:
+            lhs, rhs = _parse_all(tokens[:at]), _parse_all(tokens[at + 1 :])
         return _RELATIONS[tokens[at]](lhs, rhs, evaluate=False)
     if "\\cup" in tokens:
         return sympy.Union(*(_parse_part(part) for part in _split_top(tokens, "\\cup")))
@@ -158,16 +168,16 @@ def _parse_matrix(body: str) -> Any:
 def _parse_list(tokens: list[str]) -> Any:
     opener, closer = tokens[0], tokens[-1]
     inner = tokens
-    if opener in ("(", "[", "\\{") and closer in (")", "]", "\\}"):
+    if opener in _OPENERS and closer in _CLOSERS and _close_of(tokens, 0) == len(tokens) - 1:
         inner = tokens[1:-1]
     else:
-        opener = closer = ""
+        opener = closer = ""  # `(2, 1), (1, 2)`: a bare list of tuples
     parts: list[list[str]] = [[]]
     depth = 0
     for token in inner:
-        if token in ("(", "{", "\\{", "["):
+        if token in _OPENERS:
             depth += 1
-        elif token in (")", "}", "\\}", "]"):
+        elif token in _CLOSERS:
             depth -= 1
         if token == "," and depth == 0:
             parts.append([])
@@ -175,9 +185,7 @@ def _parse_list(tokens: list[str]) -> Any:
             parts[-1].append(token)
     if depth != 0 or any(not part for part in parts):
         raise Unsupported("unbalanced list")
-    if any(t in _STRUCTURE_TOKENS for part in parts for t in part):
-        raise Unsupported("nested structure")
-    values = [_parse_all(part) for part in parts]
+    values = [_parse_element(part) for part in parts]
     if opener == "\\{" and closer == "\\}":
         return sympy.FiniteSet(*values)
     if opener == "(" and closer == ")":
@@ -189,6 +197,30 @@ def _parse_list(tokens: list[str]) -> Any:
     if opener == "":
         return sympy.FiniteSet(*values)  # `-2, 1`: the listed values
     raise Unsupported("bracket list")
+
+
+def _parse_element(tokens: list[str]) -> Any:
+    """One element of a list: a scalar, or itself a bracketed list (`(2, 1)`)."""
+    if tokens[0] in _OPENERS and _close_of(tokens, 0) == len(tokens) - 1 and "," in tokens:
+        value = _parse_list(tokens)
+        if isinstance(value, sympy.Interval):
+            raise Unsupported("interval inside a list")  # `[1, 2]` there may be a vector
+        return value
+    if any(t in _STRUCTURE_TOKENS for t in tokens):
+        raise Unsupported("nested structure")
+    return _parse_all(tokens)
+
+
+def _close_of(tokens: list[str], start: int) -> int:
+    depth = 0
+    for index in range(start, len(tokens)):
+        if tokens[index] in _OPENERS:
+            depth += 1
+        elif tokens[index] in _CLOSERS:
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
 
 
 def _parse_all(tokens: list[str]) -> Any:
@@ -250,7 +282,7 @@ class _Parser:
             if token in ("*", "\\cdot", "\\times"):
                 self.take()
                 value = value * self.signed()
-            elif token == "/":
+            elif token in ("/", ":"):  # `7:32` is the ratio 7/32
                 self.take()
                 value = value / self.signed()
             elif token is not None and self._starts_atom(token):

@@ -17,6 +17,10 @@ _WRAPPERS_RE = re.compile(
     r"operatorname|boldsymbol|bm|displaystyle|textstyle|emph|hbox)\s*\{([^{}]*)\}"
 )
 _SPACING_RE = re.compile(r"(?<!\\)\\[,;: ]|\\q?quad|\\(?:hspace|vspace)\*?\{[^{}]*\}|~")
+# `\\frac` (an escaped backslash that leaked from a JSON or Python string) means `\frac`
+_DOUBLED_COMMAND_RE = re.compile(
+    r"\\\\(?=(?:frac|dfrac|tfrac|sqrt|pi|cdot|times|infty|leq?|geq?|left|right|text)\b)"
+)
 _NEG_SPACE_RE = re.compile(r"\\!\s*")
 _AND_RE = re.compile(r"\s*,?\s*(?:\\text\{\s*(?:and|or)\s*\}|\band\b)\s*")
 _SIZING_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?:[lr])?(?![A-Za-z])\.?")
@@ -65,7 +69,8 @@ class Normalized:
 
 
 def normalize(answer: str) -> Normalized:
-    text = peel_braces(strip_math_delimiters(answer.strip()))
+    text = _DOUBLED_COMMAND_RE.sub(r"\\", answer.strip())
+    text = peel_braces(strip_math_delimiters(text))
     text = _NEG_SPACE_RE.sub("", text)
     text = _SPACING_RE.sub(" ", text)
     text = _SIZING_RE.sub("", text)
