@@ -41,13 +41,16 @@ def test_verifier_comes_up_healthy_non_root_on_loopback(stack: ComposeProject) -
     stack.run("up", "-d", "--no-build", "verifier", timeout_s=300)
     container = stack.wait_healthy("verifier")
     print(f"\nverifier healthy {time.monotonic() - started:.1f}s after `up`")
-    user, binding = docker_lines(
+    user, binding, read_only, cap_drop = docker_lines(
         "inspect",
         "-f",
-        "{{.Config.User}}\n{{json .HostConfig.PortBindings}}",
+        "{{.Config.User}}\n{{json .HostConfig.PortBindings}}\n{{.HostConfig.ReadonlyRootfs}}\n"
+        "{{json .HostConfig.CapDrop}}",
         container,
     )
     assert user == "10001:10001"
+    assert read_only == "true"
+    assert json.loads(cap_drop) == ["ALL"]
     assert json.loads(binding)["8000/tcp"] == [{"HostIp": "127.0.0.1", "HostPort": str(stack.port)}]
     health = httpx.get(url(stack, "/health"), timeout=10).json()
     assert health["domains"]["math"]["ok"] is True
