@@ -150,7 +150,9 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
     """Structural then numeric equivalence; never true for two distinct exact numbers."""
     if _undefined(gold) or _undefined(pred):
         return False  # `12:00` is 12/0: no value to be equal to
-    gold, pred = _as_interval(gold), _as_interval(pred)
+    # `x < 2` reads as (-oo, 2) only against a set; `a < x < b` always
+    against_set = _set_like(gold) or _set_like(pred)
+    gold, pred = _as_interval(gold, against_set), _as_interval(pred, against_set)
     if isinstance(gold, Relational) or isinstance(pred, Relational):
         return _relational_equal(gold, pred, conv)
     if isinstance(gold, sympy.MatrixBase) or isinstance(pred, sympy.MatrixBase):
@@ -335,8 +337,28 @@ def _undefined(value: Any) -> bool:
     return isinstance(value, sympy.Basic) and value.has(sympy.zoo, sympy.nan)
 
 
-def _as_interval(value: Any) -> Any:
-    """`a < x <= b` (one variable between two constants) is the interval (a, b]."""
+def _set_like(value: Any) -> bool:
+    """A set, or a pair with an infinite end (`(-\\infty, 2)` can only be an interval)."""
+    if isinstance(value, sympy.Set):
+        return True
+    return (
+        isinstance(value, sympy.Tuple)
+        and len(value) == 2
+        and any(end in (sympy.oo, -sympy.oo) for end in value)
+    )
+
+
+def _as_interval(value: Any, single: bool) -> Any:
+    """`a < x <= b` (one variable between two constants) is the interval (a, b]; `x < 2` is
+    (-oo, 2)."""
+    if single and isinstance(value, Relational) and not isinstance(value, sympy.Eq | sympy.Ne):
+        form = _bound(value)
+        if form is not None and isinstance(form[1], sympy.Symbol):
+            side, _, bound, is_open = form
+            if side == "low":
+                return sympy.Interval(bound, sympy.oo, left_open=is_open, right_open=True)
+            return sympy.Interval(-sympy.oo, bound, left_open=True, right_open=is_open)
+        return value
     if not isinstance(value, sympy.And) or len(value.args) != 2:
         return value
     bounds: dict[str, tuple[Any, bool]] = {}
@@ -428,6 +450,9 @@ def _as_items(value: Any) -> list[Any] | None:
 def _unordered_equal(gold: list[Any], pred: list[Any], conv: Conventions) -> bool:
     if len(gold) != len(pred):
         return False
+    names = {g.lhs for g in gold if isinstance(g, sympy.Eq) and _is_name(g.lhs)}
+    if len(names) > 1 and not all(isinstance(p, sympy.Eq) for p in pred):
+        return False  # `x = 3, y = 2` against bare values: which value is which is unknown
     unused = list(pred)
     for item in gold:
         for index, other in enumerate(unused):

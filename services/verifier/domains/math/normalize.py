@@ -21,6 +21,7 @@ _SPACING_RE = re.compile(r"(?<!\\)\\[,;: ]|\\q?quad|\\(?:hspace|vspace)\*?\{[^{}
 _DOUBLED_COMMAND_RE = re.compile(
     r"\\\\(?=(?:frac|dfrac|tfrac|sqrt|pi|cdot|times|infty|leq?|geq?|left|right|text)\b)"
 )
+_EMPTY_SET_RE = re.compile(r"\\varnothing(?![A-Za-z])|^\\\{\s*\\\}$")
 _NEG_SPACE_RE = re.compile(r"\\!\s*")
 _AND_RE = re.compile(r"\s*,?\s*(?:\\text\{\s*(?:and|or)\s*\}|\band\b)\s*")
 _SIZING_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?:[lr])?(?![A-Za-z])\.?")
@@ -76,6 +77,7 @@ def normalize(answer: str) -> Normalized:
     text = _SIZING_RE.sub("", text)
     text = _STYLE_RE.sub("", text)
     text = _FRAC_RE.sub(r"\\frac", text)
+    text = _EMPTY_SET_RE.sub(r"\\emptyset", text)
     text = _BINOM_RE.sub(r"\\binom", text)
     text = _DEGREE_RE.sub("", text)
     text = _THOUSANDS_BRACE_RE.sub(",", text)
