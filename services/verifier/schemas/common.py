@@ -23,9 +23,10 @@ class Status(StrEnum):
 
 
 class WireModel(BaseModel):
-    """Base for request models: unknown fields are rejected so typos surface as 422s."""
+    """Base for request models: unknown fields and wrong JSON types (`"timeout_s": true`,
+    `"2"` for a number) are 422s, never silently coerced."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ItemResult(BaseModel):
