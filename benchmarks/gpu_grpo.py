@@ -19,32 +19,42 @@ import sys
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import httpx
+from transformers import TrainerCallback
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trainer.data import read_jsonl, reasoning_gym_records, write_jsonl  # noqa: E402
+from trainer.data import (  # noqa: E402
+    EVAL_SEED_OFFSET,
+    read_jsonl,
+    reasoning_gym_records,
+    write_jsonl,
+)
 from trainer.records import TaskRecord  # noqa: E402
 
-TASK = "basic_arithmetic?min_terms=2&max_terms=3&min_digits=1&max_digits=2"
+# Sums and differences of 2-3 numbers of 1-2 digits: learnable from scratch in a few minutes.
+TASK = 'basic_arithmetic?min_terms=2&max_terms=3&min_digits=1&max_digits=2&operators=["+","-"]'
 DATA_DIR = REPO / "benchmarks" / "gpu_grpo_data"
 
 
 @dataclass(frozen=True)
 class Plan:
-    train_size: int = 4000
-    eval_size: int = 256
+    train_size: int = 20000
+    eval_size: int = 512
     hidden_size: int = 256
     num_layers: int = 6
-    sft_steps: int = 600
-    sft_batch: int = 64
+    sft_steps: int = 3000
+    sft_batch: int = 128
     sft_lr: float = 1e-3
+    sft_budget_s: float = 150.0
     grpo_steps: int = 100
+    grpo_budget_s: float = 200.0
     grpo_prompts: int = 32
     num_generations: int = 8
-    grpo_lr: float = 5e-5
+    grpo_lr: float = 1e-4
     max_completion_length: int = 48
     verifier_workers: int = 4
 
@@ -65,9 +75,13 @@ class Plan:
         )
 
 
-def task_records(size: int, seed: int) -> list[TaskRecord]:
-    """From reasoning-gym when installed; else the same records, generated here beforehand."""
-    path = DATA_DIR / f"{'train' if seed == 0 else 'eval'}.jsonl"
+def task_records(size: int, split: str) -> list[TaskRecord]:
+    """From reasoning-gym when installed; else the same records, generated here beforehand.
+
+    Held-out problems come from a far seed: reasoning-gym's item i of seed s is item i-1 of
+    seed s+1, so neighbouring seeds would share almost every problem."""
+    seed = EVAL_SEED_OFFSET if split == "eval" else 0
+    path = DATA_DIR / f"{split}.jsonl"
     try:
         records = reasoning_gym_records(TASK, size, seed)
     except ImportError:
@@ -76,6 +90,21 @@ def task_records(size: int, seed: int) -> list[TaskRecord]:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_jsonl(path, records)
     return records
+
+
+class TimeBudget(TrainerCallback):
+    """Stops a stage once its wall-clock budget is spent, so the run fits the GPU lease."""
+
+    def __init__(self, budget_s: float) -> None:
+        self.budget_s = budget_s
+        self.started = time.perf_counter()
+        self.steps = 0
+
+    def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
+        self.steps = state.global_step
+        if time.perf_counter() - self.started > self.budget_s:
+            control.should_training_stop = True
+        return control
 
 
 class LocalVerifier:
@@ -170,9 +199,12 @@ def main() -> None:
     print(f"device: {device} | torch {torch.__version__} | plan: {asdict(plan)}", flush=True)
     started = time.perf_counter()
 
-    train = task_records(plan.train_size, seed=0)
+    train = task_records(plan.train_size, "train")
     seen = {str(r.prompt) for r in train}
-    held_out = [r for r in task_records(plan.eval_size, seed=1) if str(r.prompt) not in seen]
+    held_out = [r for r in task_records(plan.eval_size, "eval") if str(r.prompt) not in seen]
+    if not held_out:
+        raise RuntimeError("no held-out problem left after removing those seen in training")
+    print(f"data: {len(train)} training problems, {len(held_out)} held-out ones", flush=True)
     train_file = out / "train.jsonl"
     write_jsonl(train_file, train)
 
@@ -206,6 +238,7 @@ def main() -> None:
         measure("initial", init)
 
         t = time.perf_counter()
+        sft_budget = TimeBudget(plan.sft_budget_s)
         sft_dir = train_sft(
             str(init),
             train,
@@ -224,11 +257,13 @@ def main() -> None:
                 disable_tqdm=True,
                 seed=0,
             ),
+            callbacks=[sft_budget],
         )
         sft_s = time.perf_counter() - t
         measure("after_sft", sft_dir)
 
         t = time.perf_counter()
+        grpo_budget = TimeBudget(plan.grpo_budget_s)
         grpo_dir = run_grpo(
             ModelArguments(model_name_or_path=str(sft_dir)),
             data,
@@ -250,6 +285,7 @@ def main() -> None:
                 disable_tqdm=True,
                 seed=0,
             ),
+            callbacks=[grpo_budget],
         )
         grpo_s = time.perf_counter() - t
         measure("after_grpo", grpo_dir)
@@ -265,8 +301,12 @@ def main() -> None:
         "device": device,
         "plan": asdict(plan),
         "task": TASK,
+        "train_problems": len(train),
+        "held_out_problems": len(held_out),
         "held_out_accuracy": accuracy,
         "grpo_lift_over_sft": accuracy["after_grpo"] - accuracy["after_sft"],
+        "sft_steps_done": sft_budget.steps,
+        "grpo_steps_done": grpo_budget.steps,
         "sft_seconds": sft_s,
         "grpo_seconds": grpo_s,
         "grpo_step_s": step_s,
@@ -281,7 +321,8 @@ def main() -> None:
     for stage, value in accuracy.items():
         print(f"| {stage} | {value:.3f} |")
     print(
-        f"\nGRPO: {plan.grpo_steps} steps x {plan.grpo_prompts * plan.num_generations} "
+        f"\nSFT: {sft_budget.steps} steps x {plan.sft_batch}; "
+        f"GRPO: {grpo_budget.steps} steps x {plan.grpo_prompts * plan.num_generations} "
         f"completions, {step_s or 0:.2f} s/step (generation {generation_s or 0:.2f} s, "
         f"waiting for rewards {rewards_s or 0:.3f} s = "
         f"{100 * (share or 0):.1f}% of the step); "

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import unquote
 
 from trainer.records import TaskRecord, to_row
 
@@ -34,7 +34,8 @@ DEFAULT_SYSTEM_PROMPT = (
     "You are a careful problem solver. Think step by step inside <think> </think>, then give "
     "the final answer."
 )
-# Evaluation problems of a generator come from this seed offset, so they differ from training's.
+# Evaluation problems of a generator come from this seed offset, so they differ from training's
+# (reasoning-gym's item i of seed s is item i-1 of seed s+1: nearby seeds share problems).
 EVAL_SEED_OFFSET = 1_000_003
 
 
@@ -62,7 +63,9 @@ def parse_gym_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """`basic_arithmetic?max_terms=3&max_digits=2` -> the generator's name and its options."""
     name, _, query = spec.partition("?")
     options: dict[str, Any] = {}
-    for key, raw in parse_qsl(query, keep_blank_values=True):
+    # Not parse_qsl: it reads `+` as a space, and `operators=["+","-"]` must stay as written.
+    for pair in filter(None, query.split("&")):
+        key, _, raw = (unquote(part) for part in pair.partition("="))
         try:
             options[key] = json.loads(raw)
         except json.JSONDecodeError:

@@ -134,6 +134,8 @@ def evaluate(
     args: SamplingArguments,
 ) -> dict[str, float]:
     """Greedy accuracy, plus pass@1 / pass@N over N samples, on `records`."""
+    if not records:
+        raise ValueError("nothing to evaluate: no held-out records")
     _, greedy = sample_and_score(model_path, records, data_args, reward_args, args, greedy=True)
     summary = {"greedy_accuracy": summarise(greedy, [1])["accuracy"]}
     if args.num_samples > 1:

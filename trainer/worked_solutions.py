@@ -46,7 +46,9 @@ def _reduce_once(node: ast.expr) -> tuple[ast.expr, bool]:
         inner = _constant(node.operand)
         if inner is None:
             operand, done = _reduce_once(node.operand)
-            return ast.UnaryOp(ast.USub(), operand), done
+            value = _constant(operand)
+            # -(87 + -59) -> -28 in one step, not via "--28".
+            return (ast.UnaryOp(ast.USub(), operand) if value is None else _number(-value)), done
         if not isinstance(node.operand, ast.Constant):  # -(-3) -> 3
             return _number(-inner), True
     return node, False

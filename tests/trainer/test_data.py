@@ -127,3 +127,12 @@ def test_gym_spec_passes_generator_options() -> None:
     assert all(len(re.findall(r"\d+", str(r.prompt))) == 2 for r in records)
     assert all(len(n) == 1 for r in records for n in re.findall(r"\d+", str(r.prompt)))
     assert all(r.id and r.id.startswith("basic_arithmetic-0-") for r in records)
+
+
+def test_gym_spec_values_are_json_or_text() -> None:
+    from trainer.data import parse_gym_spec
+
+    assert parse_gym_spec('basic_arithmetic?max_terms=3&operators=["+","-"]&style=plain') == (
+        "basic_arithmetic",
+        {"max_terms": 3, "operators": ["+", "-"], "style": "plain"},
+    )
