@@ -19,14 +19,14 @@ _BRACE_RE = re.compile(r"(?<!\\)[{}]")
 _MARKER_RE = re.compile(
     r"final\s+answer\s*(?:is|:|：)"
     r"|the\s+(?:final\s+)?answer\s+is\b"
-    r"|^[ \t>*#_]*answer\s*[*_]*\s*[:：]",
+    r"|^[ \t>*#_]*answer[ \t]*(?:[*_]+[ \t]*)?[:：]",
     re.IGNORECASE | re.MULTILINE,
 )
 _DELIM_RE = re.compile(r"\$\$|\\\[|\\\]|\\\(|\\\)|(?<!\\)\$")
 _PROSE_RE = re.compile(r"[A-Za-z]{2,}[.,;:!?]?\s+[A-Za-z]{2,}")
 _NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:/\d+)?|-?\.\d+")
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)|\n")
-_TEMPLATE_TAIL_RE = re.compile(r"(?:\s*<\|[a-z_]+\|>\w*)+\s*$")
+_TEMPLATE_TOKEN_RE = re.compile(r"<\|[a-z_]+\|>\w*")
 _JOINER_RE = re.compile(r"\$*\s*(?:,|and|,\s*and)?\s*\$*")
 _WORD_RE = re.compile(r"[A-Za-z]+")
 _CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)", "$": "$"}
@@ -50,7 +50,7 @@ def extract_answer(
     same_answer: Callable[[str, str], bool] | None = None,
 ) -> Extraction:
     """The final answer of `response`; `same_answer` says whether two boxed values agree."""
-    response = _TEMPLATE_TAIL_RE.sub("", response)
+    response = _strip_template_tail(response)
     spans = boxed_spans(response)
     marker = _last_marker(response)
     if spans and (marker is None or marker.start() < spans[-1][0]):
@@ -99,7 +99,7 @@ def extract_gold(answer: str) -> str:
     listed = _listed_spans(text)
     if listed:
         return listed
-    if len(text) > 200 or _PROSE_RE.search(re.sub(r"\\[A-Za-z]+|\$[^$]*\$", " ", text)):
+    if len(text) > 200 or _PROSE_RE.search(re.sub(r"\\[A-Za-z]+|\$[^$]*\$", " ", text[:200])):
         # a worked solution given as the ground truth: read its final answer like a response's
         found = extract_answer(text)
         if found.answer:
@@ -115,6 +115,17 @@ def _boxed_listed(text: str, spans: list[tuple[int, str]]) -> bool:
         if len(_WORD_RE.findall(gap)) > 3:
             return False
     return True
+
+
+def _strip_template_tail(text: str) -> str:
+    """Drop trailing chat-template tokens (`<|im_start|>user`), one at a time from the end."""
+    for _ in range(20):
+        stripped = text.rstrip()
+        at = stripped.rfind("<|")
+        if at < 0 or not _TEMPLATE_TOKEN_RE.fullmatch(stripped, at):
+            return text
+        text = stripped[:at]
+    return text
 
 
 def _listed_spans(text: str) -> str | None:

@@ -53,7 +53,7 @@ _DIGIT_SPACE_RE = re.compile(r"(?<=\d)[ \u2009\u202f](?=\d{3}(?!\d))")
 _LHS_RE = re.compile(r"^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([A-Za-z]\))?\s*=(?!=)")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _LETTER_RE = re.compile(r"[A-Za-z]")
-_TRAILING_RE = re.compile(r"[\s.,;:]+$")
+_TRAILING = " \t\n.,;:"
 _WS_RE = re.compile(r"\s+")
 _CHOICE_RE = re.compile(r"^\(?\s*([A-Ja-j])\s*\)?$")
 _CHOICE_LEAD_RE = re.compile(r"^(?:option|choice|answer)?\s*\(?\s*([A-J])\s*(?:\)|\.|:|$|\s)")
@@ -70,7 +70,10 @@ class Normalized:
 
 
 def normalize(answer: str) -> Normalized:
-    text = _DOUBLED_COMMAND_RE.sub(r"\\", answer.strip())
+    # one space for every whitespace run first: the patterns below then never face a long run
+    # of blanks (adjacent `\s*` on a long run is how a regex goes quadratic)
+    text = _WS_RE.sub(" ", answer.strip())
+    text = _DOUBLED_COMMAND_RE.sub(r"\\", text)
     text = peel_braces(strip_math_delimiters(text))
     text = _NEG_SPACE_RE.sub("", text)
     text = _SPACING_RE.sub(" ", text)
@@ -86,7 +89,7 @@ def normalize(answer: str) -> Normalized:
     text = _CURRENCY_RE.sub("", text)
     for _ in range(3):  # \text{\textbf{x}}: peel a few levels
         text = _WRAPPERS_RE.sub(r"\1", text)
-    text = _TRAILING_RE.sub("", text).strip()
+    text = text.rstrip(_TRAILING).strip()
     is_percent = bool(_PERCENT_RE.search(text))
     if is_percent:
         text = _PERCENT_RE.sub("", text)
@@ -96,7 +99,7 @@ def normalize(answer: str) -> Normalized:
     text, had_equation = _drop_equation_lhs(text)
     text = _SHORT_FRAC_RE.sub(r"\\frac{\1}{\2}", text)
     text = _WS_RE.sub(" ", text).strip()
-    text = _TRAILING_RE.sub("", text).strip()
+    text = text.rstrip(_TRAILING).strip()
     key = text.replace(" ", "")
     return Normalized(latex=text, key=key, is_percent=is_percent, had_equation=had_equation)
 

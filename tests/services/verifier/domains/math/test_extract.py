@@ -12,7 +12,8 @@ from services.verifier.domains.math.extract import (
     extract_gold,
     math_spans,
 )
-from services.verifier.domains.math.judge import same_answer
+from services.verifier.domains.math.judge import judge, same_answer
+from services.verifier.domains.math.verdict import Conventions
 
 
 @pytest.mark.parametrize(
@@ -88,12 +89,22 @@ HOSTILE = {
     "many-boxed-all-different": "".join(f"\\boxed{{{i}}}" for i in range(10_000)),
     "many-markers": "The answer is " * 7_000,
     "digits-and-commas": "1," * 50_000,
+    "boxed-long-blank-run": "\\boxed{1" + " " * 19_000 + "x}",
+    "boxed-long-dot-run": "\\boxed{1" + "." * 19_000 + "x}",
+    "boxed-many-units": "\\boxed{5 " + "cm " * 6_000 + "x}",
+    "boxed-many-ands": "\\boxed{" + "1 and " * 3_000 + "x}",
+    "answer-then-blanks": "Answer" + " " * 50_000 + "x",
+    "template-tokens": "<|a|>" * 10_000 + "x",
+    "letters-run": "a" * 100_000,
 }
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
-def test_extraction_is_fast_on_hostile_input(name: str) -> None:
+def test_in_process_judging_is_fast_on_hostile_input(name: str) -> None:
+    """Extraction, normalisation and the fast path run in the service process: they must stay
+    linear (no regex with adjacent stars over a long run), whatever the response."""
     text = HOSTILE[name]
     started = time.perf_counter()
     extract_answer(text, same_answer=same_answer)
+    judge(text, "1", Conventions(), "math_and_number")
     assert time.perf_counter() - started < 0.5, name
