@@ -28,8 +28,8 @@ async def verifier() -> AsyncIterator[MathVerifier]:
         yield opened
 
 
-def item(response: str, answer: str, **extra: object) -> MathItem:
-    return MathItem(response=response, answer=answer, **extra)
+def item(response: str, answer: str, timeout_s: float | None = None) -> MathItem:
+    return MathItem(response=response, answer=answer, timeout_s=timeout_s)
 
 
 async def test_results_come_back_in_order_with_ids(verifier: MathVerifier) -> None:
