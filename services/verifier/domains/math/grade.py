@@ -150,6 +150,7 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
     """Structural then numeric equivalence; never true for two distinct exact numbers."""
     if _undefined(gold) or _undefined(pred):
         return False  # `12:00` is 12/0: no value to be equal to
+    gold, pred = _membership(gold), _membership(pred)
     # `x < 2` reads as (-oo, 2) only against a set; `a < x < b` always
     against_set = _set_like(gold) or _set_like(pred)
     gold, pred = _as_interval(gold, against_set), _as_interval(pred, against_set)
@@ -337,6 +338,13 @@ def _undefined(value: Any) -> bool:
     return isinstance(value, sympy.Basic) and value.has(sympy.zoo, sympy.nan)
 
 
+def _membership(value: Any) -> Any:
+    """`x \\in S` (parsed as `Eq(x, S)`) answers with the set S."""
+    if isinstance(value, sympy.Eq) and isinstance(value.rhs, sympy.Set) and _is_name(value.lhs):
+        return value.rhs
+    return value
+
+
 def _set_like(value: Any) -> bool:
     """A set, or a pair with an infinite end (`(-\\infty, 2)` can only be an interval)."""
     if isinstance(value, sympy.Set):
@@ -361,6 +369,17 @@ def _as_interval(value: Any, single: bool) -> Any:
         return value
     if not isinstance(value, sympy.And) or len(value.args) != 2:
         return value
+    if single and len(value.free_symbols) == 1:
+        # `1 <= |z| <= 3/2` against a set: the real solutions, as a union of intervals
+        (symbol,) = value.free_symbols
+        try:
+            solved = sympy.Intersection(
+                *(sympy.solveset(rel, symbol, domain=sympy.S.Reals) for rel in value.args)
+            )
+        except (NotImplementedError, TypeError, ValueError):
+            solved = None
+        if isinstance(solved, sympy.Interval | sympy.Union):
+            return solved
     bounds: dict[str, tuple[Any, bool]] = {}
     variable = None
     for rel in value.args:
