@@ -236,6 +236,10 @@ STRUCTURES = [
     (_box("\\{1\\} \\cup [0,7)"), "\\{-1\\} \\cup [0,7)", False),
     (_box("\\emptyset"), "\\emptyset", True),
     (_box("\\{5\\}"), "5", True),
+    (_box("z \\in [-\\frac32, -1] \\cup [1, \\frac32]"), "1 \\le |z| \\le \\frac{3}{2}", True),
+    (_box("z \\in [-\\frac32, -1] \\cup [1, 2]"), "1 \\le |z| \\le \\frac{3}{2}", False),
+    (_box("x \\in [-2, 7]"), "[-2,7]", True),
+    (_box("x \\in (-2, 7]"), "[-2,7]", False),
 ]
 
 ALGEBRA = [
