@@ -49,9 +49,9 @@ class Plan:
     sft_steps: int = 3000
     sft_batch: int = 128
     sft_lr: float = 1e-3
-    sft_budget_s: float = 150.0
+    sft_budget_s: float = 120.0
     grpo_steps: int = 100
-    grpo_budget_s: float = 200.0
+    grpo_budget_s: float = 160.0
     grpo_prompts: int = 32
     num_generations: int = 8
     grpo_lr: float = 1e-4
@@ -251,7 +251,8 @@ def main() -> None:
                 lr_scheduler_type="cosine",
                 warmup_steps=max(plan.sft_steps // 20, 1),
                 logging_steps=max(plan.sft_steps // 10, 1),
-                bf16=has_cuda,
+                bf16=has_cuda,  # autocast over fp32 weights: tiny updates survive
+                model_init_kwargs={"dtype": "float32"},
                 save_strategy="no",
                 report_to="none",
                 disable_tqdm=True,
@@ -279,7 +280,8 @@ def main() -> None:
                 max_completion_length=plan.max_completion_length,
                 logging_steps=max(plan.grpo_steps // 20, 1),
                 gradient_checkpointing=False,
-                bf16=has_cuda,
+                bf16=has_cuda,  # autocast over fp32 weights: tiny updates survive
+                model_init_kwargs={"dtype": "float32"},
                 save_strategy="no",
                 report_to="none",
                 disable_tqdm=True,
