@@ -60,6 +60,22 @@ def test_pipeline_runs_every_stage_chained_and_resumes(tmp_path: Path, verifier_
     assert any("rewards/rm/mean" in row for row in final_metrics)
     assert (Path(state["final_rl"]) / "model.safetensors").is_file()
 
+    # `eval` on held-out copies: the recipe's later stages beat the cold start.
+    held_out = write_copy_task(tmp_path / "held_out.jsonl", 40, seed=2)
+    scores = {}
+    for stage in ("cold_start_sft", "final_rl"):
+        eval_dir = tmp_path / f"eval-{stage}"
+        eval_flags = [
+            "--model_name_or_path", state[stage], "--datasets", str(held_out),
+            "--eval_size", "40", "--system_prompt", "", "--max_new_tokens", "2",
+            "--num_samples", "4", "--output_dir", str(eval_dir), "--verifier_url", verifier_url,
+        ]  # fmt: skip
+        assert main(["eval", *eval_flags]) == 0
+        scores[stage] = json.loads((eval_dir / "eval.json").read_text())
+    final, cold = scores["final_rl"], scores["cold_start_sft"]
+    assert final["pass@4"] >= final["pass@1"] and final["prompts"] == 40
+    assert final["pass@1"] > cold["pass@1"] + 0.1, scores  # seeded run: 0.044 -> 0.325
+
     # Resume: a finished run does nothing; a run with the last stage forgotten redoes only it.
     stamp = (Path(state["grpo"]) / "model.safetensors").stat().st_mtime_ns
     finished = json.loads((out / STATE_FILE).read_text())
