@@ -52,6 +52,7 @@ _GREEK = {
     "\\rho",
 }
 _MAX_TOKENS = 400
+_MEMBER_RE = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*\\in\s+(.+)$", re.DOTALL)
 _OPENERS = ("(", "[", "{", "\\{")
 _CLOSERS = (")", "]", "}", "\\}")
 _MATRIX_RE = re.compile(
@@ -88,6 +89,14 @@ def parse_answer(latex: str) -> Any:
     """A scalar, a relation (`y = 2x + 3`, `x \\geq 5`), `a \\pm b`, or a flat list/tuple/set/
     interval of scalars (`(1, 2)`, `[0, 1)`, `\\{1, 2\\}`, `-2, 1`); `Unsupported` otherwise."""
     text = latex.strip()
+    member = _MEMBER_RE.match(text)
+    if member:
+        value = parse_answer(member.group(1))  # `x \\in [-2, 7]` answers with the set
+        if isinstance(value, sympy.Tuple) and len(value) == 2:
+            value = sympy.Interval.open(value[0], value[1])  # `x \\in (a, b)`: an interval
+        if not isinstance(value, sympy.Set):
+            raise Unsupported("membership of a non-set")
+        return value
     if text[:1] in "([" and text[-1:] in ")]" and _MATRIX_RE.match(text[1:-1].strip()):
         text = text[1:-1].strip()  # `[\\begin{array}...\\end{array}]`
     matrix = _MATRIX_RE.match(text)

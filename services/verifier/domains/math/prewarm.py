@@ -27,6 +27,8 @@ _WARM_CASES = (
     ("x \\geq 5", "5 \\leq x"),
     ("\\begin{pmatrix}1&2\\end{pmatrix}", "\\begin{pmatrix}1&2\\end{pmatrix}"),
     ("[1,2)", "(1,2]"),
+    # solveset (first use imports SymPy's solvers: ~1 s a fresh worker must not pay)
+    ("1 \\le |z| \\le 2", "z \\in [-2, -1] \\cup [1, 2]"),
 )
 
 # Shapes that only the ANTLR parser reads: its prediction caches (DFA) are per process and
