@@ -92,10 +92,17 @@ def plot_curves(rows: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
     return path
 
 
+def print_line(line: str) -> None:
+    """Print above TRL's progress bar rather than through it."""
+    from tqdm.auto import tqdm
+
+    tqdm.write(line)
+
+
 class ReportCallback(TrainerCallback):
     """Prints a summary line at each log, appends it to metrics.jsonl, plots curves at the end."""
 
-    def __init__(self, output_dir: str | Path, printer: Any = print) -> None:
+    def __init__(self, output_dir: str | Path, printer: Any = print_line) -> None:
         self.output_dir = Path(output_dir)
         self.rows: list[dict[str, Any]] = []
         self.printer = printer
