@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from services.verifier.domains.math import verifier as verifier_module
 from services.verifier.domains.math.config import MathSettings
 from services.verifier.domains.math.verifier import MathVerifier, open_math_verifier
 from services.verifier.domains.math.workers import WorkerPool
@@ -112,6 +113,25 @@ async def test_health_reports_pool_stats(verifier: MathVerifier) -> None:
     assert health.stats["workers"] == 2
     assert health.stats["timeouts"] >= 1
     assert {"cache_hits", "in_flight", "crashes", "fast_items", "slow_items"} <= set(health.stats)
+
+
+def _crash(*_args: object) -> None:
+    os._exit(7)  # what a segfault in C code looks like to the pool: the worker is gone
+
+
+async def test_worker_crash_makes_only_its_item_an_error(
+    verifier: MathVerifier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(verifier_module, "grade_timed", _crash)
+    results = await verifier.verify_batch(
+        [item("\\boxed{\\sqrt{7}}", "\\sqrt{7}+0"), item("\\boxed{3}", "3")]
+    )
+    assert results[0].status is Status.error and results[0].reward is None
+    assert "exit code 7" in results[0].detail
+    assert results[1].status is Status.passed
+    monkeypatch.undo()
+    again = await verifier.verify_batch([item("\\boxed{\\sqrt{7}}", "\\sqrt{7}+0")])
+    assert again[0].status is Status.passed  # not cached as an error; the pool replaced it
 
 
 async def test_worker_crash_is_an_error_and_the_pool_recovers() -> None:
