@@ -14,7 +14,13 @@ class MathItem(WireModel):
     )
     answer: str = Field(description="Ground-truth answer (LaTeX or plain text).")
     timeout_s: float | None = Field(
-        None, gt=0, description="Per-item deadline in seconds; capped by the server's maximum."
+        None,
+        gt=0,
+        description=(
+            "Per-item deadline in seconds (default `VERIFIER_MATH__DEFAULT_TIMEOUT_S`, 2 s), "
+            "capped by `VERIFIER_MATH__MAX_TIMEOUT_S` (10 s). Past it the worker is killed and "
+            "the item is `timed_out` with reward 0."
+        ),
     )
 
 
@@ -26,10 +32,14 @@ class MathRequest(WireModel):
 
 class MathResult(ItemResult):
     extracted: str | None = Field(
-        None, description="The final answer found in `response`, as written."
+        None,
+        description=(
+            "The final answer found in `response`, as written (null when none was found or "
+            "the response hedged between several boxed values)."
+        ),
     )
     parsed_response: str | None = Field(
-        None, description="How the extracted answer was understood."
+        None, description="How the extracted answer was understood (an exact value or SymPy form)."
     )
     parsed_answer: str | None = Field(None, description="How the ground truth was understood.")
 
