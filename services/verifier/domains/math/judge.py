@@ -12,6 +12,7 @@ from services.verifier.domains.math.extract import boxed_contents, extract_answe
 from services.verifier.domains.math.fast import decide_fast
 from services.verifier.domains.math.normalize import Normalized, normalize
 from services.verifier.domains.math.numbers import Number, parse_number
+from services.verifier.domains.math.unevaluated import is_unevaluated_arithmetic
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
 MAX_NORMALIZE_CHARS = 20_000  # longer "answers" are not answers; SymPy would choke on them
@@ -79,6 +80,9 @@ def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judge
     verdict = decide_fast(gold, pred, conv)
     if verdict is not None:
         return Judged(extracted, verdict, None)
+    if parse_number(gold.key) is not None and is_unevaluated_arithmetic(pred.key):
+        detail = f"unevaluated arithmetic `{extracted}`: give the value, not the expression"
+        return Judged(extracted, Verdict(False, detail, gold.key, pred.key), None)
     job = SlowJob(
         gold.latex,
         pred.latex,
