@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
+from services.verifier.api.cancel import cancel_on_disconnect
 from services.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
 from services.verifier.domains.lean.verifier import LeanVerifier
 from services.verifier.schemas.common import ErrorResponse
@@ -34,7 +35,11 @@ LeanVerifierDep = Annotated[LeanVerifier, Depends(get_lean_verifier)]
     },
 )
 async def verify_lean(
-    body: LeanRequest, verifier: LeanVerifierDep, limits: LimitsDep, metrics: MetricsDep
+    body: LeanRequest,
+    request: Request,
+    verifier: LeanVerifierDep,
+    limits: LimitsDep,
+    metrics: MetricsDep,
 ) -> LeanResponse:
     """Check each proof on a warm Lean REPL: no errors, no `sorry`, the statement unchanged
     (checked by the kernel against a separately elaborated reference) and only the standard
@@ -45,6 +50,6 @@ async def verify_lean(
     """
     enforce_batch_limits(body.items, limits, ("statement", "proof", "response", "header"))
     started = time.perf_counter()
-    results = await verifier.verify_batch(body.items)
+    results = await cancel_on_disconnect(request, verifier.verify_batch(body.items))
     metrics.observe_batch("lean", results, time.perf_counter() - started)
     return LeanResponse(results=results)

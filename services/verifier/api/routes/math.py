@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
+from services.verifier.api.cancel import cancel_on_disconnect
 from services.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
 from services.verifier.domains.math.verifier import MathVerifier
 from services.verifier.schemas.common import ErrorResponse
@@ -30,7 +31,11 @@ MathVerifierDep = Annotated[MathVerifier, Depends(get_math_verifier)]
     responses={413: {"model": ErrorResponse}, 422: {"model": ErrorResponse}},
 )
 async def verify_math(
-    body: MathRequest, verifier: MathVerifierDep, limits: LimitsDep, metrics: MetricsDep
+    body: MathRequest,
+    request: Request,
+    verifier: MathVerifierDep,
+    limits: LimitsDep,
+    metrics: MetricsDep,
 ) -> MathResponse:
     """Extract each response's final answer and compare it with its ground truth.
 
@@ -38,6 +43,6 @@ async def verify_math(
     """
     enforce_batch_limits(body.items, limits, ("response", "answer"))
     started = time.perf_counter()
-    results = await verifier.verify_batch(body.items)
+    results = await cancel_on_disconnect(request, verifier.verify_batch(body.items))
     metrics.observe_batch("math", results, time.perf_counter() - started)
     return MathResponse(results=results)

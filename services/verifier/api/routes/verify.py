@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import ValidationError
 
+from services.verifier.api.cancel import cancel_on_disconnect
 from services.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
 from services.verifier.errors import VerifierError
 from services.verifier.metrics import ServiceMetrics
@@ -107,7 +108,9 @@ async def verify(
     The domains' batches run concurrently; each result carries its item's `domain`.
     """
     enforce_batch_limits(body.items, limits, _TEXT_FIELDS)
-    return VerifyResponse(results=await verify_mixed(request, body.items, metrics))
+    return VerifyResponse(
+        results=await cancel_on_disconnect(request, verify_mixed(request, body.items, metrics))
+    )
 
 
 def items_from_openrlhf(body: OpenRLHFRequest) -> list[VerifyItem]:
@@ -161,5 +164,5 @@ async def openrlhf(
     """
     items = items_from_openrlhf(body)
     enforce_batch_limits(items, limits, _TEXT_FIELDS)
-    results = await verify_mixed(request, items, metrics)
+    results = await cancel_on_disconnect(request, verify_mixed(request, items, metrics))
     return openrlhf_response(results)

@@ -28,8 +28,13 @@ def test_expected_values_and_outputs_are_not_in_the_job() -> None:
 
 def test_item_limits_are_capped_by_the_server() -> None:
     settings = CodeSettings(max_timeout_s=10, max_memory_mb=600)
-    item = CodeItem(
-        code="x", tests=[{"kind": "assert", "code": "pass"}], timeout_s=99, memory_mb=9999
+    item = CodeItem.model_validate(
+        {
+            "code": "x",
+            "tests": [{"kind": "assert", "code": "pass"}],
+            "timeout_s": 99,
+            "memory_mb": 9999,
+        }
     )
     limits = item_limits(item, settings)
     assert limits["timeout_s"] == 10 and limits["memory_mb"] == 600
