@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
-from services.verifier.api.cancel import cancel_on_disconnect
-from services.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
+from services.verifier.api.batch import run_domain_batch
 from services.verifier.domains.code.verifier import CodeVerifier
 from services.verifier.schemas.code import CodeRequest, CodeResponse
 from services.verifier.schemas.common import ErrorResponse
@@ -35,11 +33,7 @@ CodeVerifierDep = Annotated[CodeVerifier, Depends(get_code_verifier)]
     },
 )
 async def verify_code(
-    body: CodeRequest,
-    request: Request,
-    verifier: CodeVerifierDep,
-    limits: LimitsDep,
-    metrics: MetricsDep,
+    body: CodeRequest, request: Request, verifier: CodeVerifierDep
 ) -> CodeResponse:
     """Run each item's program against its tests in a warm, locked-down container.
 
@@ -48,8 +42,5 @@ async def verify_code(
     (reward null) means the sandbox failed, not the candidate. A client that hangs up cancels
     its batch (queued items dropped, running containers replaced).
     """
-    enforce_batch_limits(body.items, limits, ("response", "code"))
-    started = time.perf_counter()
-    results = await cancel_on_disconnect(request, verifier.verify_batch(body.items))
-    metrics.observe_batch("code", results, time.perf_counter() - started)
+    results = await run_domain_batch(request, "code", verifier, body.items, ("response", "code"))
     return CodeResponse(results=results)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
-from services.verifier.api.cancel import cancel_on_disconnect
-from services.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
+from services.verifier.api.batch import run_domain_batch
 from services.verifier.domains.lean.verifier import LeanVerifier
 from services.verifier.schemas.common import ErrorResponse
 from services.verifier.schemas.lean import LeanRequest, LeanResponse
@@ -35,11 +33,7 @@ LeanVerifierDep = Annotated[LeanVerifier, Depends(get_lean_verifier)]
     },
 )
 async def verify_lean(
-    body: LeanRequest,
-    request: Request,
-    verifier: LeanVerifierDep,
-    limits: LimitsDep,
-    metrics: MetricsDep,
+    body: LeanRequest, request: Request, verifier: LeanVerifierDep
 ) -> LeanResponse:
     """Check each proof on a warm Lean REPL: no errors, no `sorry`, the statement unchanged
     (checked by the kernel against a separately elaborated reference) and only the standard
@@ -48,8 +42,7 @@ async def verify_lean(
     One result per item, in order. A proof that runs past its deadline is `timed_out`; a full
     queue is a 503 with `Retry-After`.
     """
-    enforce_batch_limits(body.items, limits, ("statement", "proof", "response", "header"))
-    started = time.perf_counter()
-    results = await cancel_on_disconnect(request, verifier.verify_batch(body.items))
-    metrics.observe_batch("lean", results, time.perf_counter() - started)
+    results = await run_domain_batch(
+        request, "lean", verifier, body.items, ("statement", "proof", "response", "header")
+    )
     return LeanResponse(results=results)
