@@ -19,6 +19,7 @@ from tests.deploy.files import (
     environment_names,
 )
 from tests.e2e.compose import compose_command
+from tests.support.docker_engine import docker_is_required
 
 
 def test_file_has_no_version_key_and_only_features_both_composes_read() -> None:
@@ -78,7 +79,10 @@ def test_trainers_wait_for_a_healthy_verifier_and_only_the_gpu_one_reserves_gpus
 def compose_cli() -> list[str]:
     command = compose_command()
     if command is None:
-        pytest.skip("no compose CLI installed")
+        message = "neither `docker compose` nor `docker-compose` is installed"
+        if docker_is_required():  # CI installs docker-compose: missing it is a failure there
+            pytest.fail(message)
+        pytest.skip(message + " (set RLVR_REQUIRE_DOCKER=1 to make this a failure)")
     return command
 
 

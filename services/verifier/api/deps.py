@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -24,6 +24,16 @@ def get_metrics(request: Request) -> ServiceMetrics:
 
 def get_limits(request: Request) -> LimitsSettings:
     return get_settings(request).limits
+
+
+def domain_verifier(name: str) -> Callable[[Request], Any]:
+    """A dependency returning the verifier the lifespan stored as `app.state.<name>`."""
+
+    def get(request: Request) -> Any:
+        return getattr(request.app.state, name)
+
+    get.__name__ = f"get_{name}_verifier"
+    return get
 
 
 SettingsDep = Annotated[VerifierSettings, Depends(get_settings)]

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 
 from services.verifier.api.batch import run_domain_batch
+from services.verifier.api.deps import domain_verifier
 from services.verifier.domains.code.verifier import CodeVerifier
 from services.verifier.schemas.code import CodeRequest, CodeResponse
 from services.verifier.schemas.common import ErrorResponse
@@ -14,12 +15,7 @@ from services.verifier.schemas.common import ErrorResponse
 router = APIRouter(tags=["code"])
 
 
-def get_code_verifier(request: Request) -> CodeVerifier:
-    verifier: CodeVerifier = request.app.state.code
-    return verifier
-
-
-CodeVerifierDep = Annotated[CodeVerifier, Depends(get_code_verifier)]
+CodeVerifierDep = Annotated[CodeVerifier, Depends(domain_verifier("code"))]
 
 
 @router.post(

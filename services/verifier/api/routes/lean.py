@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 
 from services.verifier.api.batch import run_domain_batch
+from services.verifier.api.deps import domain_verifier
 from services.verifier.domains.lean.verifier import LeanVerifier
 from services.verifier.schemas.common import ErrorResponse
 from services.verifier.schemas.lean import LeanRequest, LeanResponse
@@ -14,12 +15,7 @@ from services.verifier.schemas.lean import LeanRequest, LeanResponse
 router = APIRouter(tags=["lean"])
 
 
-def get_lean_verifier(request: Request) -> LeanVerifier:
-    verifier: LeanVerifier = request.app.state.lean
-    return verifier
-
-
-LeanVerifierDep = Annotated[LeanVerifier, Depends(get_lean_verifier)]
+LeanVerifierDep = Annotated[LeanVerifier, Depends(domain_verifier("lean"))]
 
 
 @router.post(

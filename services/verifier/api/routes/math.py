@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 
 from services.verifier.api.batch import run_domain_batch
+from services.verifier.api.deps import domain_verifier
 from services.verifier.domains.math.verifier import MathVerifier
 from services.verifier.schemas.common import ErrorResponse
 from services.verifier.schemas.math import MathRequest, MathResponse
@@ -14,12 +15,7 @@ from services.verifier.schemas.math import MathRequest, MathResponse
 router = APIRouter(tags=["math"])
 
 
-def get_math_verifier(request: Request) -> MathVerifier:
-    verifier: MathVerifier = request.app.state.math
-    return verifier
-
-
-MathVerifierDep = Annotated[MathVerifier, Depends(get_math_verifier)]
+MathVerifierDep = Annotated[MathVerifier, Depends(domain_verifier("math"))]
 
 
 @router.post(
