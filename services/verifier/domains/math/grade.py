@@ -23,6 +23,7 @@ from sympy.core.relational import Relational
 from sympy.matrices.expressions import MatrixExpr
 
 from services.verifier.domains.math.latex_fast import Unsupported, parse_answer
+from services.verifier.domains.math.normalize import top_level_parts
 from services.verifier.domains.math.numbers import Number, parse_number, rounds_to
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
@@ -69,6 +70,10 @@ def grade(
     for g, p in candidates:
         if equivalent(g, p, conv):
             return Verdict(True, f"equivalent: {shown_pred} = {shown_gold}", shown_gold, shown_pred)
+    if _named_listing_equal(gold_latex, pred_latex, gold, pred, conv):
+        return Verdict(
+            True, f"{shown_pred} lists the values of {shown_gold} in order", shown_gold, shown_pred
+        )
     if pred_decimal is not None and not pred_pct and _rounds(gold, pred_decimal, conv):
         return Verdict(True, f"{shown_pred} is {shown_gold} rounded", shown_gold, shown_pred)
     if gold_decimal is not None and not gold_pct and _rounds(pred, gold_decimal, conv):
@@ -481,6 +486,49 @@ def _unordered_equal(gold: list[Any], pred: list[Any], conv: Conventions) -> boo
         else:
             return False
     return True
+
+
+def _named_listing_equal(
+    gold_latex: str, pred_latex: str, gold: Any, pred: Any, conv: Conventions
+) -> bool:
+    """`x = -5, p = 14/3` answered by `-5, 14/3`: the bare values, in the order the ground truth
+    names them. The parsed sets have lost that order, so both texts are split where written."""
+    named = isinstance(gold, sympy.FiniteSet) and all(
+        isinstance(g, sympy.Eq) and _is_name(g.lhs) for g in gold.args
+    )
+    bare = isinstance(pred, sympy.FiniteSet | sympy.Tuple) and not any(
+        isinstance(p, Relational) for p in pred.args
+    )
+    if not (named and bare and len(gold.args) > 1):
+        return False
+    gold_parts = top_level_parts(gold_latex)
+    pred_parts = top_level_parts(
+        _unwrapped(pred_latex) if isinstance(pred, sympy.Tuple) else pred_latex
+    )
+    if not len(gold_parts) == len(pred_parts) == len(gold.args):
+        return False
+    for gold_part, pred_part in zip(gold_parts, pred_parts, strict=True):
+        equation, value = to_sympy(gold_part), to_sympy(pred_part)
+        if not (isinstance(equation, sympy.Eq) and _is_name(equation.lhs) and value is not None):
+            return False
+        if isinstance(value, Relational) or not equivalent(equation.rhs, value, conv):
+            return False
+    return True
+
+
+def _unwrapped(latex: str) -> str:
+    """`(a, b)` or `\\left(a, b\\right)` -> `a, b`; `(a), (b)` stays as it is."""
+    text = latex.strip()
+    for left, right in (("\\left(", "\\right)"), ("(", ")")):
+        if text.startswith(left) and text.endswith(right):
+            inner = text[len(left) : len(text) - len(right)]
+            depth = 0
+            for char in inner:
+                depth += (char in "([{") - (char in ")]}")
+                if depth < 0:
+                    return text  # the opening bracket closes before the end
+            return inner
+    return text
 
 
 def _interval_equal(gold: Any, pred: Any, conv: Conventions) -> bool:

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from services.verifier.domains.math.extract import boxed_contents, extract_answer, extract_gold
 from services.verifier.domains.math.fast import decide_fast
-from services.verifier.domains.math.normalize import Normalized, normalize
+from services.verifier.domains.math.normalize import Normalized, normalize, top_level_parts
 from services.verifier.domains.math.numbers import Number, parse_number
 from services.verifier.domains.math.unevaluated import is_unevaluated_arithmetic
 from services.verifier.domains.math.verdict import Conventions, Verdict
@@ -110,15 +110,7 @@ def gold_part_count(answer: str) -> int:
         if text.startswith(left) and text.endswith(right):
             text = text[len(left) : len(text) - len(right)]  # `{1,2,3}`: a set of three parts
             break
-    depth, parts = 0, 1
-    for char in text:
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts += 1
-    return parts
+    return len(top_level_parts(text))
 
 
 @lru_cache(maxsize=8192)

@@ -182,3 +182,18 @@ def text_key(text: str) -> str:
     """Case-, space- and punctuation-insensitive form of a word answer."""
     lowered = text.lower().replace("\\", " ")
     return re.sub(r"[^a-z0-9]+", "", lowered)
+
+
+def top_level_parts(latex: str) -> list[str]:
+    """`a, (b, c), d` -> [`a`, `(b, c)`, `d`]: commas outside every bracket split."""
+    depth, start, parts = 0, 0, []
+    for index, char in enumerate(latex):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(latex[start:index])
+            start = index + 1
+    parts.append(latex[start:])
+    return [part.strip() for part in parts]
