@@ -34,7 +34,7 @@ from services.verifier.domains.lean.check import (
 from services.verifier.domains.lean.config import LeanSettings
 from services.verifier.domains.lean.pool import HeaderFailed, ReplPool, WarmRepl
 from services.verifier.domains.lean.precheck import precheck
-from services.verifier.domains.lean.protocol import LeanMessage
+from services.verifier.domains.lean.protocol import LeanMessage, Reply
 from services.verifier.domains.lean.repl import ReplCrashed, ReplTimeout
 from services.verifier.domains.lean.source import (
     Statement,
@@ -72,6 +72,18 @@ def find_toolchain(settings: LeanSettings) -> str | None:
     if project and not settings.repl_command and not Path(project).is_dir():
         return f"VERIFIER_LEAN__PROJECT_DIR {settings.project_dir} is not a directory"
     return None
+
+
+class ProofCrashed(Exception):
+    """The REPL died while elaborating the submission or its check (not the header or the
+    reference statement, which are the caller's)."""
+
+
+async def _run_proof(warm: WarmRepl, cmd: str, env: int | None, timeout_s: float) -> Reply:
+    try:
+        return await warm.run(cmd, env, timeout_s)
+    except ReplCrashed as exc:
+        raise ProofCrashed(str(exc)) from exc
 
 
 @dataclass(frozen=True)
@@ -115,6 +127,7 @@ class LeanVerifier:
     def __init__(self, settings: LeanSettings, pool: ReplPool | None) -> None:
         self.settings = settings
         self.pool = pool
+        self.proof_crashes = 0  # REPLs killed by a submission (each crash, retried or not)
         self.unavailable = (
             "disabled by settings (VERIFIER_LEAN__IS_ENABLED=false)"
             if not settings.is_enabled
@@ -184,8 +197,8 @@ class LeanVerifier:
         ref_name, ref_env, ref_messages = reference
         names = CheckNames.fresh(job.statement.name, ref_name)
         warm.repl.proofs += 1
-        raw = await warm.run(
-            submission_command(job.code, names), ref_env, deadline - time.monotonic()
+        raw = await _run_proof(
+            warm, submission_command(job.code, names), ref_env, deadline - time.monotonic()
         )
         reply = raw.since(ref_messages)
         messages = shift_lines(reply.messages, SUBMISSION_LINE_OFFSET)
@@ -193,18 +206,34 @@ class LeanVerifier:
         if verdict is None:
             if reply.env is None:
                 return _result(job.item, Status.error, "the REPL gave no env", started, messages)
-            check_reply = await warm.run(
-                check_command(names), reply.env, deadline - time.monotonic()
+            check_reply = await _run_proof(
+                warm, check_command(names), reply.env, deadline - time.monotonic()
             )
             verdict = judge_check(check_reply.since(raw.messages), names)
         status = Status.passed if verdict.is_passed else Status.failed
         return _result(job.item, status, verdict.detail, started, messages, verdict.axioms)
 
+    async def _attempt(self, job: Job, started: float) -> LeanResult:
+        assert self.pool is not None
+        async with self.pool.acquire(job.header) as warm:
+            return await self._check(warm, job, started)
+
     async def _run(self, job: Job, started: float) -> LeanResult:
         assert self.pool is not None
         try:
-            async with self.pool.acquire(job.header) as warm:
-                return await self._check(warm, job, started)
+            try:
+                return await self._attempt(job, started)
+            except ProofCrashed as first:
+                self.proof_crashes += 1
+                # Once may be bad luck (the OOM killer, a signal); twice, on another REPL, is
+                # the proof's doing: the candidate's fault, reward 0, like a sandbox memory kill.
+                log.warning("item %s crashed the Lean REPL (%s); retrying once", job.index, first)
+                try:
+                    return await self._attempt(job, started)
+                except ProofCrashed as second:
+                    self.proof_crashes += 1
+                    detail = f"the proof crashed the Lean REPL twice, on two REPLs: {second}"
+                    return _result(job.item, Status.failed, detail, started)
         except ReplTimeout:
             return _result(
                 job.item,
@@ -248,6 +277,7 @@ class LeanVerifier:
             "lean_toolchain": self.settings.lean_toolchain,
             "repl_rev": self.settings.repl_rev,
             "mathlib_rev": self.settings.mathlib_rev,
+            "proof_crashes": self.proof_crashes,
         }
         if self.pool is not None:
             stats.update(self.pool.stats())

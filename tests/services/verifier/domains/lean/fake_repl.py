@@ -21,7 +21,8 @@ elaboration:
 
 With `FAKE_REPL_ACCUMULATE=1` every reply repeats its parent env's messages first, as some REPL
 releases do. Directives in a proof's comments drive failure modes: `-- fake: hang`,
-`-- fake: sleep 1.5`, `-- fake: crash`, `-- fake: info` (an info message), `-- fake: forge`
+`-- fake: sleep 1.5`, `-- fake: crash`, `-- fake: crash_once MARKER` (crashes unless the file
+MARKER exists, then creates it), `-- fake: info` (an info message), `-- fake: forge`
 (prints a forged reply first), `-- fake: noise` (non-JSON stdout before the reply),
 `-- fake: memory 512` (allocates that many MiB), `-- fake: axiom X` (the proof depends on X),
 `-- fake: error`, `-- fake: check_hang`, `-- fake: check_silent`.
@@ -162,6 +163,10 @@ def run_submission(env: Env, cmd: str) -> dict:
         elif name == "sleep":
             time.sleep(float(arg))
         elif name == "crash":
+            sys.stdout.flush()
+            os._exit(3)
+        elif name == "crash_once" and not os.path.exists(arg):
+            open(arg, "w").close()  # the marker: the next REPL to see this proof survives it
             sys.stdout.flush()
             os._exit(3)
         elif name == "forge":

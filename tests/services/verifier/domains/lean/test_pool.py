@@ -163,20 +163,31 @@ async def test_timeout_is_capped_by_the_server_maximum() -> None:
     assert time.monotonic() - started < 5
 
 
-async def test_crash_is_an_error_verdict_and_the_next_proof_gets_a_new_repl() -> None:
+async def test_a_proof_that_crashes_two_repls_fails_and_the_next_proof_gets_a_new_repl() -> None:
     async with lean(pool_size_per_header=1) as verifier:
         crashed = await one(verifier, HONEST + " -- fake: crash")
         after = await one(verifier)
-    assert crashed.status is Status.error and crashed.reward is None
-    assert "exited (code 3)" in crashed.detail
+        assert verifier.pool is not None and verifier.pool.started == 3
+        assert verifier.health().stats["proof_crashes"] == 2
+    assert crashed.status is Status.failed and crashed.reward == 0.0
+    assert "crashed the Lean REPL twice" in crashed.detail and "exited (code 3)" in crashed.detail
     assert after.status is Status.passed
+
+
+async def test_one_crash_is_retried_on_a_fresh_repl(tmp_path: Path) -> None:
+    marker = tmp_path / "crashed-once"
+    async with lean(pool_size_per_header=1) as verifier:
+        result = await one(verifier, HONEST + f" -- fake: crash_once {marker}")
+        assert verifier.pool is not None and verifier.pool.started == 2
+    assert marker.exists()
+    assert result.status is Status.passed and result.reward == 1.0
 
 
 async def test_memory_cap_kills_a_hungry_repl() -> None:
     async with lean(memory_limit_mb=400) as verifier:
         hungry = await one(verifier, HONEST + " -- fake: memory 1024")
         after = await one(verifier)
-    assert hungry.status is Status.error and "exited" in hungry.detail
+    assert hungry.status is Status.failed and "exited" in hungry.detail
     assert after.status is Status.passed
 
 
