@@ -35,14 +35,17 @@ from trainer.data import (  # noqa: E402
 )
 from trainer.records import TaskRecord  # noqa: E402
 
-# Sums and differences of 2-3 numbers of 1-2 digits: learnable from scratch in a few minutes.
-TASK = 'basic_arithmetic?min_terms=2&max_terms=3&min_digits=1&max_digits=2&operators=["+","-"]'
+# Sums and differences of 2-3 numbers: learnable from scratch in minutes (1 digit on a CPU).
+_ARITHMETIC = 'basic_arithmetic?min_terms=2&max_terms=3&operators=["+","-"]&min_digits=1'
+TASKS = {"two_digit": f"{_ARITHMETIC}&max_digits=2", "one_digit": f"{_ARITHMETIC}&max_digits=1"}
 DATA_DIR = REPO / "benchmarks" / "gpu_grpo_data"
 
 
 @dataclass(frozen=True)
 class Plan:
+    task: str = "two_digit"
     train_size: int = 20000
+    sft_size: int = 20000  # worked solutions the cold start sees (GRPO sees every prompt)
     eval_size: int = 512
     hidden_size: int = 256
     num_layers: int = 6
@@ -55,6 +58,9 @@ class Plan:
     grpo_prompts: int = 32
     num_generations: int = 8
     grpo_lr: float = 1e-4
+    grpo_warmup_steps: int = 10
+    temperature: float = 1.0  # of GRPO's samples and of the sampled held-out accuracy
+    eval_samples: int = 4
     max_completion_length: int = 48
     verifier_workers: int = 4
 
@@ -62,6 +68,7 @@ class Plan:
     def tiny(cls) -> Plan:
         return cls(
             train_size=300,
+            sft_size=100,
             eval_size=32,
             hidden_size=64,
             num_layers=2,
@@ -70,20 +77,21 @@ class Plan:
             grpo_steps=4,
             grpo_prompts=4,
             num_generations=4,
+            grpo_warmup_steps=1,
             max_completion_length=24,
             verifier_workers=1,
         )
 
 
-def task_records(size: int, split: str) -> list[TaskRecord]:
+def task_records(task: str, size: int, split: str) -> list[TaskRecord]:
     """From reasoning-gym when installed; else the same records, generated here beforehand.
 
     Held-out problems come from a far seed: reasoning-gym's item i of seed s is item i-1 of
     seed s+1, so neighbouring seeds would share almost every problem."""
     seed = EVAL_SEED_OFFSET if split == "eval" else 0
-    path = DATA_DIR / f"{split}.jsonl"
+    path = DATA_DIR / (f"{split}.jsonl" if task == "two_digit" else f"{task}_{split}.jsonl")
     try:
-        records = reasoning_gym_records(TASK, size, seed)
+        records = reasoning_gym_records(TASKS[task], size, seed)
     except ImportError:
         return read_jsonl(path)[:size]
     if not path.is_file() or len(read_jsonl(path)) < size:
@@ -175,6 +183,21 @@ def with_overrides(plan: Plan, spec: str | None) -> Plan:
     return replace(plan, **values)
 
 
+def shared_args(out_dir: Path, steps: int, has_cuda: bool) -> dict[str, Any]:
+    """Training arguments both stages share: fp32 weights under bf16 autocast on a GPU (tiny
+    updates survive), no checkpoints, quiet logs, seeded."""
+    return {
+        "output_dir": str(out_dir),
+        "max_steps": steps,
+        "bf16": has_cuda,
+        "model_init_kwargs": {"dtype": "float32"},
+        "save_strategy": "no",
+        "report_to": "none",
+        "disable_tqdm": True,
+        "seed": 0,
+    }
+
+
 def mean_of(rows: list[dict], key: str) -> float | None:
     values = [r[key] for r in rows if isinstance(r.get(key), int | float)]
     return sum(values) / len(values) if values else None
@@ -199,9 +222,10 @@ def main() -> None:
     print(f"device: {device} | torch {torch.__version__} | plan: {asdict(plan)}", flush=True)
     started = time.perf_counter()
 
-    train = task_records(plan.train_size, "train")
+    train = task_records(plan.task, plan.train_size, "train")
     seen = {str(r.prompt) for r in train}
-    held_out = [r for r in task_records(plan.eval_size, "eval") if str(r.prompt) not in seen]
+    candidates = task_records(plan.task, plan.eval_size, "eval")
+    held_out = [r for r in candidates if str(r.prompt) not in seen]
     if not held_out:
         raise RuntimeError("no held-out problem left after removing those seen in training")
     print(f"data: {len(train)} training problems, {len(held_out)} held-out ones", flush=True)
@@ -223,16 +247,22 @@ def main() -> None:
         )
         rewards = RewardArguments(reward_funcs=["math"], verifier_url=verifier.url)
         sampling = SamplingArguments(
-            num_samples=1, max_new_tokens=plan.max_completion_length, generation_batch=256
+            num_samples=plan.eval_samples,
+            max_new_tokens=plan.max_completion_length,
+            sample_temperature=plan.temperature,
+            generation_batch=256,
         )
         accuracy: dict[str, float] = {}
+        sampled: dict[str, float] = {}
 
         def measure(stage: str, model: Path) -> None:
             t = time.perf_counter()
             result = evaluate(str(model), held_out, data, rewards, sampling)
             accuracy[stage] = result["greedy_accuracy"]
+            sampled[stage] = result["accuracy"]
             print(
-                f"held-out accuracy {stage}: {accuracy[stage]:.3f} ({time.perf_counter() - t:.1f}s)"
+                f"held-out accuracy {stage}: greedy {accuracy[stage]:.3f}, sampled "
+                f"{sampled[stage]:.3f} ({time.perf_counter() - t:.1f}s)"
             )
 
         measure("initial", init)
@@ -241,22 +271,15 @@ def main() -> None:
         sft_budget = TimeBudget(plan.sft_budget_s)
         sft_dir = train_sft(
             str(init),
-            train,
+            train[: plan.sft_size],
             None,
             SFTConfig(
-                output_dir=str(out / "sft"),
-                max_steps=plan.sft_steps,
                 per_device_train_batch_size=plan.sft_batch,
                 learning_rate=plan.sft_lr,
                 lr_scheduler_type="cosine",
                 warmup_steps=max(plan.sft_steps // 20, 1),
                 logging_steps=max(plan.sft_steps // 10, 1),
-                bf16=has_cuda,  # autocast over fp32 weights: tiny updates survive
-                model_init_kwargs={"dtype": "float32"},
-                save_strategy="no",
-                report_to="none",
-                disable_tqdm=True,
-                seed=0,
+                **shared_args(out / "sft", plan.sft_steps, has_cuda),
             ),
             callbacks=[sft_budget],
         )
@@ -270,22 +293,16 @@ def main() -> None:
             data,
             rewards,
             GRPOConfig(
-                output_dir=str(out / "grpo"),
-                max_steps=plan.grpo_steps,
                 per_device_train_batch_size=plan.grpo_prompts * plan.num_generations,
                 num_generations=plan.num_generations,
                 learning_rate=plan.grpo_lr,
+                warmup_steps=plan.grpo_warmup_steps,
                 beta=0.0,
-                temperature=1.0,
+                temperature=plan.temperature,
                 max_completion_length=plan.max_completion_length,
                 logging_steps=max(plan.grpo_steps // 20, 1),
                 gradient_checkpointing=False,
-                bf16=has_cuda,  # autocast over fp32 weights: tiny updates survive
-                model_init_kwargs={"dtype": "float32"},
-                save_strategy="no",
-                report_to="none",
-                disable_tqdm=True,
-                seed=0,
+                **shared_args(out / "grpo", plan.grpo_steps, has_cuda),
             ),
             callbacks=[grpo_budget],
         )
@@ -302,11 +319,13 @@ def main() -> None:
     results = {
         "device": device,
         "plan": asdict(plan),
-        "task": TASK,
+        "task": TASKS[plan.task],
         "train_problems": len(train),
         "held_out_problems": len(held_out),
         "held_out_accuracy": accuracy,
+        "held_out_sampled_accuracy": sampled,
         "grpo_lift_over_sft": accuracy["after_grpo"] - accuracy["after_sft"],
+        "grpo_sampled_lift_over_sft": sampled["after_grpo"] - sampled["after_sft"],
         "sft_steps_done": sft_budget.steps,
         "grpo_steps_done": grpo_budget.steps,
         "sft_seconds": sft_s,
@@ -319,9 +338,9 @@ def main() -> None:
         "total_seconds": time.perf_counter() - started,
     }
     (out / "results.json").write_text(json.dumps(results, indent=2))
-    print("\n| stage | held-out accuracy |\n| --- | --- |")
+    print("\n| stage | held-out greedy accuracy | held-out sampled accuracy |\n| --- | --- | --- |")
     for stage, value in accuracy.items():
-        print(f"| {stage} | {value:.3f} |")
+        print(f"| {stage} | {value:.3f} | {sampled[stage]:.3f} |")
     print(
         f"\nSFT: {sft_budget.steps} steps x {plan.sft_batch}; "
         f"GRPO: {grpo_budget.steps} steps x {plan.grpo_prompts * plan.num_generations} "
