@@ -14,6 +14,7 @@ the held-out part (HumanEval), so evaluation problems are not training problems.
 
 from __future__ import annotations
 
+import ast
 import gzip
 import json
 import random
@@ -114,8 +115,33 @@ def humaneval_records(part: str, heldout_fraction: float, seed: int = 0) -> list
     return [_humaneval_record(problems[i]) for i in sorted(chosen)]
 
 
+def humaneval_check_code(problem: dict[str, Any]) -> str:
+    """The assert test of one HumanEval problem: the prompt's own helpers, `check`, the call.
+
+    A name the test uses but does not define is looked up in the candidate's program, so the
+    prompt's helpers (`poly` of HumanEval/32, `encode_cyclic` of /38, `encode_shift` of /50) are
+    defined here, in the trusted test: a candidate that redefines them cannot pass by it."""
+    helpers = prompt_helpers(problem["prompt"], problem["entry_point"])
+    return f"{helpers}{problem['test']}\n\ncheck({problem['entry_point']})\n"
+
+
+def prompt_helpers(prompt: str, entry_point: str) -> str:
+    """The imports and top-level definitions of a prompt, except the function to complete."""
+    tree = ast.parse(prompt)
+    kept = [
+        ast.get_source_segment(prompt, node, padded=True)
+        for node in tree.body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        or (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            and node.name != entry_point
+        )
+    ]
+    return "".join(f"{segment}\n\n" for segment in kept if segment)
+
+
 def _humaneval_record(problem: dict[str, Any]) -> TaskRecord:
-    check = f"{problem['test']}\n\ncheck({problem['entry_point']})\n"
+    check = humaneval_check_code(problem)
     return TaskRecord(
         id=problem["task_id"],
         prompt=(

@@ -13,6 +13,7 @@ from trainer.data import (
     build_records,
     humaneval_records,
     mix,
+    prompt_helpers,
     read_jsonl,
     reasoning_gym_records,
     to_rows,
@@ -84,6 +85,29 @@ def test_humaneval_split_is_disjoint_complete_and_runnable() -> None:
     solution = (record.completion or "").removeprefix("```python\n").removesuffix("```")
     namespace: dict = {}
     exec(solution + "\n" + test_code, namespace)
+
+
+def test_prompt_helpers_keep_imports_and_helpers_but_not_the_entry_point() -> None:
+    prompt = (
+        "import math\nfrom typing import List\n\n\n"
+        "def poly(xs: list, x: float):\n    return sum(c * x**i for i, c in enumerate(xs))\n\n\n"
+        'def find_zero(xs: list):\n    """Find x with poly(xs, x) = 0."""\n'
+    )
+    helpers = prompt_helpers(prompt, "find_zero")
+    assert "import math" in helpers and "from typing import List" in helpers
+    assert "def poly(" in helpers and "find_zero" not in helpers
+    namespace: dict = {}
+    exec(helpers, namespace)
+    assert namespace["poly"]([1, 2], 3) == 7
+
+
+def test_humaneval_tests_define_the_helpers_they_use() -> None:
+    """HumanEval/32, /38 and /50 test through a helper of the prompt: the test defines it."""
+    records = {r.id: r for r in humaneval_records("train", 0.0)}
+    for task, helper in [("32", "poly"), ("38", "encode_cyclic"), ("50", "encode_shift")]:
+        code = records[f"HumanEval/{task}"].tests[0]["code"]  # type: ignore[index]
+        assert f"def {helper}(" in code
+        assert code.index(f"def {helper}(") < code.index("def check(")
 
 
 def test_mixture_follows_the_weights_and_is_seeded() -> None:

