@@ -55,12 +55,14 @@ class Plan:
     sft_budget_s: float = 120.0
     grpo_steps: int = 100
     grpo_budget_s: float = 160.0
-    grpo_prompts: int = 32
-    num_generations: int = 8
-    grpo_lr: float = 1e-4
+    grpo_prompts: int = 16
+    num_generations: int = 16
+    grpo_lr: float = 2e-4
     grpo_warmup_steps: int = 10
+    beta: float = 0.04  # KL to the SFT model (without it, lr >= 3e-4 undid SFT on CPU runs)
     temperature: float = 1.0  # of GRPO's samples and of the sampled held-out accuracy
     eval_samples: int = 4
+    sft_from: str = ""  # an SFT model folder: skip the model build and SFT, run GRPO from it
     max_completion_length: int = 48
     verifier_workers: int = 4
 
@@ -235,13 +237,6 @@ def main() -> None:
     verifier = LocalVerifier(out, plan.verifier_workers)
     try:
         verifier.wait()
-        init = build_tiny_model(
-            corpus_of(train, None),
-            out / "init",
-            hidden_size=plan.hidden_size,
-            num_layers=plan.num_layers,
-            vocab_size=160,
-        )
         data = DataArguments(
             datasets=[str(train_file)], dataset_size=plan.train_size, system_prompt=""
         )
@@ -265,25 +260,35 @@ def main() -> None:
                 f"{sampled[stage]:.3f} ({time.perf_counter() - t:.1f}s)"
             )
 
-        measure("initial", init)
-
-        t = time.perf_counter()
-        sft_budget = TimeBudget(plan.sft_budget_s)
-        sft_dir = train_sft(
-            str(init),
-            train[: plan.sft_size],
-            None,
-            SFTConfig(
-                per_device_train_batch_size=plan.sft_batch,
-                learning_rate=plan.sft_lr,
-                lr_scheduler_type="cosine",
-                warmup_steps=max(plan.sft_steps // 20, 1),
-                logging_steps=max(plan.sft_steps // 10, 1),
-                **shared_args(out / "sft", plan.sft_steps, has_cuda),
-            ),
-            callbacks=[sft_budget],
-        )
-        sft_s = time.perf_counter() - t
+        sft_budget, sft_s = TimeBudget(plan.sft_budget_s), 0.0
+        if plan.sft_from:  # GRPO only, from an earlier run's SFT model (for sweeps)
+            sft_dir = Path(plan.sft_from)
+        else:
+            init = build_tiny_model(
+                corpus_of(train, None),
+                out / "init",
+                hidden_size=plan.hidden_size,
+                num_layers=plan.num_layers,
+                vocab_size=160,
+            )
+            measure("initial", init)
+            t = time.perf_counter()
+            sft_budget = TimeBudget(plan.sft_budget_s)
+            sft_dir = train_sft(
+                str(init),
+                train[: plan.sft_size],
+                None,
+                SFTConfig(
+                    per_device_train_batch_size=plan.sft_batch,
+                    learning_rate=plan.sft_lr,
+                    lr_scheduler_type="cosine",
+                    warmup_steps=max(plan.sft_steps // 20, 1),
+                    logging_steps=max(plan.sft_steps // 10, 1),
+                    **shared_args(out / "sft", plan.sft_steps, has_cuda),
+                ),
+                callbacks=[sft_budget],
+            )
+            sft_s = time.perf_counter() - t
         measure("after_sft", sft_dir)
 
         t = time.perf_counter()
@@ -297,7 +302,7 @@ def main() -> None:
                 num_generations=plan.num_generations,
                 learning_rate=plan.grpo_lr,
                 warmup_steps=plan.grpo_warmup_steps,
-                beta=0.0,
+                beta=plan.beta,
                 temperature=plan.temperature,
                 max_completion_length=plan.max_completion_length,
                 logging_steps=max(plan.grpo_steps // 20, 1),
@@ -327,6 +332,7 @@ def main() -> None:
         "grpo_lift_over_sft": accuracy["after_grpo"] - accuracy["after_sft"],
         "grpo_sampled_lift_over_sft": sampled["after_grpo"] - sampled["after_sft"],
         "sft_steps_done": sft_budget.steps,
+        "sft_from": plan.sft_from or None,
         "grpo_steps_done": grpo_budget.steps,
         "sft_seconds": sft_s,
         "grpo_seconds": grpo_s,
@@ -342,7 +348,8 @@ def main() -> None:
     for stage, value in accuracy.items():
         print(f"| {stage} | {value:.3f} | {sampled[stage]:.3f} |")
     print(
-        f"\nSFT: {sft_budget.steps} steps x {plan.sft_batch}; "
+        f"\nSFT: {f'from {plan.sft_from}' if plan.sft_from else f'{sft_budget.steps} steps'} "
+        f"x {plan.sft_batch}; "
         f"GRPO: {grpo_budget.steps} steps x {plan.grpo_prompts * plan.num_generations} "
         f"completions, {step_s or 0:.2f} s/step (generation {generation_s or 0:.2f} s, "
         f"waiting for rewards {rewards_s or 0:.3f} s = "
