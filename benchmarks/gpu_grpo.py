@@ -57,7 +57,7 @@ class Plan:
     grpo_budget_s: float = 160.0
     grpo_prompts: int = 16
     num_generations: int = 16
-    grpo_lr: float = 2e-4
+    grpo_lr: float = 1e-4
     grpo_warmup_steps: int = 10
     beta: float = 0.04  # KL to the SFT model (without it, lr >= 3e-4 undid SFT on CPU runs)
     temperature: float = 1.0  # of GRPO's samples and of the sampled held-out accuracy
