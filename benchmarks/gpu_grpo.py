@@ -260,7 +260,7 @@ def main() -> None:
                 f"{sampled[stage]:.3f} ({time.perf_counter() - t:.1f}s)"
             )
 
-        sft_budget, sft_s = TimeBudget(plan.sft_budget_s), 0.0
+        sft_steps, sft_s = 0, 0.0
         if plan.sft_from:  # GRPO only, from an earlier run's SFT model (for sweeps)
             sft_dir = Path(plan.sft_from)
         else:
@@ -288,7 +288,7 @@ def main() -> None:
                 ),
                 callbacks=[sft_budget],
             )
-            sft_s = time.perf_counter() - t
+            sft_steps, sft_s = sft_budget.steps, time.perf_counter() - t
         measure("after_sft", sft_dir)
 
         t = time.perf_counter()
@@ -331,7 +331,7 @@ def main() -> None:
         "held_out_sampled_accuracy": sampled,
         "grpo_lift_over_sft": accuracy["after_grpo"] - accuracy["after_sft"],
         "grpo_sampled_lift_over_sft": sampled["after_grpo"] - sampled["after_sft"],
-        "sft_steps_done": sft_budget.steps,
+        "sft_steps_done": sft_steps,
         "sft_from": plan.sft_from or None,
         "grpo_steps_done": grpo_budget.steps,
         "sft_seconds": sft_s,
@@ -348,7 +348,7 @@ def main() -> None:
     for stage, value in accuracy.items():
         print(f"| {stage} | {value:.3f} | {sampled[stage]:.3f} |")
     print(
-        f"\nSFT: {f'from {plan.sft_from}' if plan.sft_from else f'{sft_budget.steps} steps'} "
+        f"\nSFT: {f'from {plan.sft_from}' if plan.sft_from else f'{sft_steps} steps'} "
         f"x {plan.sft_batch}; "
         f"GRPO: {grpo_budget.steps} steps x {plan.grpo_prompts * plan.num_generations} "
         f"completions, {step_s or 0:.2f} s/step (generation {generation_s or 0:.2f} s, "
