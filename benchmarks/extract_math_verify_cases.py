@@ -1,6 +1,7 @@
 """Extract the labelled (gold, pred, expected) cases from math-verify's published test suite.
 
-Math-Verify (MIT, (c) 2024 The HuggingFace Team) ships its tests in its PyPI source distribution.
+Math-Verify (Apache-2.0, Copyright 2025 HuggingFace Inc.; benchmarks/data/NOTICE.md) ships its
+tests in its PyPI source distribution.
 This reads them with `ast` (nothing is executed) and writes `benchmarks/data/math_verify_cases.json`
 with each case's test file, test name and the options that test passes to math-verify.
 
@@ -85,7 +86,8 @@ def main(sdist: str) -> None:
                 cases += cases_from_source(handle.read().decode(), Path(member.name).name)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     payload = {
-        "about": "Labelled cases from Math-Verify 0.9.0's test suite (MIT, The HuggingFace Team), "
+        "about": "Labelled cases from Math-Verify 0.9.0's test suite (Apache-2.0, Copyright 2025 "
+        "HuggingFace Inc.; see benchmarks/data/NOTICE.md), "
         "extracted by benchmarks/extract_math_verify_cases.py from the PyPI sdist.",
         "cases": cases,
     }

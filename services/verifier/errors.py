@@ -40,11 +40,6 @@ class PayloadTooLarge(VerifierError):
     code = "payload_too_large"
 
 
-class Unauthorized(VerifierError):
-    status_code = 401
-    code = "unauthorized"
-
-
 class Overloaded(VerifierError):
     """A pool's queue is full: the client should retry after `retry_after_s`."""
 
