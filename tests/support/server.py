@@ -44,10 +44,15 @@ def running_service(
 
 @contextmanager
 def live_service(
-    env: Mapping[str, str] | None = None, startup_timeout_s: float = 120.0
+    env: Mapping[str, str] | None = None,
+    startup_timeout_s: float = 120.0,
+    port: int | None = None,
 ) -> Iterator[LiveService]:
-    """Like `running_service`, also exposing the process (for RSS, signals) and its log."""
-    port = free_port()
+    """Like `running_service`, also exposing the process (for RSS, signals) and its log.
+
+    `port`: listen there (to restart a service where clients expect it); default a free one.
+    """
+    port = port or free_port()
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     log_path = Path(os.environ.get("RLVR_TEST_LOG_DIR", "/tmp")) / f"rlvr-verifier-{port}.log"
     log_file = log_path.open("w")

@@ -15,14 +15,16 @@ from services.verifier.client._base import (
     CODE,
     LEAN,
     MATH,
+    PROBE_TIMEOUT,
     VERIFY,
     BaseClient,
     Endpoint,
     encode_items,
     parse_results,
 )
+from services.verifier.client._endpoints import Replica
 from services.verifier.client._errors import DeadlineExceeded, TransportError
-from services.verifier.client._retry import remaining_s, retrying_kwargs
+from services.verifier.client._retry import remaining_s
 from services.verifier.schemas.code import CodeItem, CodeResult
 from services.verifier.schemas.common import HealthResponse
 from services.verifier.schemas.lean import LeanItem, LeanResult
@@ -40,14 +42,13 @@ class AsyncVerifierClient(BaseClient):
 
     def __init__(
         self,
-        base_url: str | None = None,
+        base_url: str | Sequence[str] | None = None,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(base_url, **kwargs)
         self._http = httpx.AsyncClient(
-            base_url=self.base_url,
             headers=self._headers,
             timeout=self.timeout,
             transport=transport,
@@ -78,8 +79,9 @@ class AsyncVerifierClient(BaseClient):
         """Judge a mixed batch (`POST /verify`; each item has `domain`); results in order."""
         return await self._call(VERIFY, items, deadline_s)
 
-    async def health(self) -> HealthResponse:
-        response = await self._http.get("/health")
+    async def health(self, url: str | None = None) -> HealthResponse:
+        """`GET /health` of one endpoint (default: the first)."""
+        response = await self._http.get((url or self.base_url) + "/health")
         return HealthResponse.model_validate_json(response.content)
 
     async def aclose(self) -> None:
@@ -142,7 +144,7 @@ class AsyncVerifierClient(BaseClient):
         chunk: Sequence[dict[str, Any]],
         deadline: float | None,
     ) -> list[ResultT]:
-        retrying = AsyncRetrying(sleep=asyncio.sleep, **retrying_kwargs(self.retry, deadline))
+        retrying = AsyncRetrying(sleep=asyncio.sleep, **self._retry_arguments(deadline))
         result: list[ResultT] = await retrying(self._post_once, endpoint, chunk, deadline)
         return result
 
@@ -152,13 +154,35 @@ class AsyncVerifierClient(BaseClient):
         chunk: Sequence[dict[str, Any]],
         deadline: float | None,
     ) -> list[ResultT]:
+        replica = await self._pick()
+        with self.endpoints.attempt(replica):
+            try:
+                response = await self._http.post(
+                    replica.url + endpoint.path,
+                    json={"items": chunk},
+                    timeout=self._attempt_timeout(deadline),
+                )
+            except httpx.TransportError as exc:
+                left = remaining_s(deadline)
+                if left is not None and left <= 0.01:
+                    raise DeadlineExceeded(f"deadline reached waiting for {endpoint.path}") from exc
+                raise TransportError(
+                    f"{replica.url}{endpoint.path}: {type(exc).__name__}: {exc}"
+                ) from exc
+            return parse_results(endpoint, response, len(chunk))
+
+    async def _pick(self) -> Replica:
+        """The endpoint for one attempt, probing (`GET /health`) any that is due to come back."""
+        for _ in range(len(self.endpoints.replicas)):
+            choice = self.endpoints.pick()
+            if not choice.probe:
+                return choice.replica
+            self.endpoints.probed(choice.replica, await self._probe(choice.replica.url))
+        return self.endpoints.pick(allow_probe=False).replica
+
+    async def _probe(self, url: str) -> bool:
         try:
-            response = await self._http.post(
-                endpoint.path, json={"items": chunk}, timeout=self._attempt_timeout(deadline)
-            )
-        except httpx.TransportError as exc:
-            left = remaining_s(deadline)
-            if left is not None and left <= 0.01:
-                raise DeadlineExceeded(f"deadline reached waiting for {endpoint.path}") from exc
-            raise TransportError(f"{endpoint.path}: {type(exc).__name__}: {exc}") from exc
-        return parse_results(endpoint, response, len(chunk))
+            response = await self._http.get(url + "/health", timeout=PROBE_TIMEOUT)
+        except httpx.HTTPError:
+            return False
+        return response.status_code == 200

@@ -7,20 +7,26 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from services.verifier.client._endpoints import (
+    EndpointSet,
+    parse_urls,
+    rank_from_environment,
+    slice_for_rank,
+)
 from services.verifier.client._errors import (
     ConfigurationError,
     ProtocolError,
     ResponseError,
     error_for_status,
 )
-from services.verifier.client._retry import RetryPolicy, parse_retry_after
+from services.verifier.client._retry import RetryPolicy, parse_retry_after, retrying_kwargs
 from services.verifier.schemas.code import CodeItem, CodeResult
 from services.verifier.schemas.lean import LeanItem, LeanResult
 from services.verifier.schemas.math import MathItem, MathResult
@@ -32,6 +38,8 @@ API_KEY_ENV = "VERIFIER_API_KEY"
 # and a read timeout makes the client send the same work again: keep reads long and bound a
 # whole call with `deadline_s` instead. Connecting, though, should be quick.
 DEFAULT_TIMEOUT = httpx.Timeout(300.0, connect=5.0)
+# A probe of an endpoint coming back from its back-off: quick, it only asks `/health`.
+PROBE_TIMEOUT = httpx.Timeout(2.0, connect=1.0)
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
@@ -64,11 +72,12 @@ VERIFY: Endpoint[VerifyItem, VerifyResult] = Endpoint(
 )
 
 
-def resolve_base_url(base_url: str | None) -> str:
-    url = base_url or os.environ.get(URL_ENV)
-    if not url:
+def resolve_base_urls(base_url: str | Sequence[str] | None) -> list[str]:
+    """The service URLs: `base_url` (one URL, a list, or comma-separated), else `$VERIFIER_URL`."""
+    urls = parse_urls(base_url or os.environ.get(URL_ENV) or "")
+    if not urls:
         raise ConfigurationError(f"no service URL: pass base_url= or set {URL_ENV}")
-    return url.rstrip("/")
+    return urls
 
 
 def resolve_api_key(api_key: str | None) -> str | None:
@@ -133,7 +142,12 @@ class BaseClient:
     """Configuration shared by `VerifierClient` and `AsyncVerifierClient`.
 
     Args:
-        base_url: Service URL; defaults to `$VERIFIER_URL`.
+        base_url: Service URL, or several (a list, or comma-separated); defaults to
+            `$VERIFIER_URL` (which may hold several, comma-separated). With several, each chunk
+            goes to the endpoint with the fewest requests in flight; one that cannot be reached
+            or answers 5xx is left out for a back-off period (a 503's `Retry-After`, else
+            `endpoint_backoff_s` doubling per failure) while its chunks are retried on the
+            others at once, and it is probed with `GET /health` before it gets work again.
         api_key: Sent as `X-API-Key`; defaults to `$VERIFIER_API_KEY` (none if unset).
         timeout: Per-request httpx timeout (seconds or an `httpx.Timeout`; default: 5 s to
             connect, 300 s for the rest). Prefer `deadline_s` to bound a call.
@@ -144,11 +158,14 @@ class BaseClient:
         deadline_s: Default deadline for a whole call (all chunks and retries); None: none.
         retry: The `RetryPolicy` (what is retried, backoff, attempts).
         headers: Extra headers sent with every request.
+        split_by_rank: Use only this process's slice of the endpoints, by `RANK` and
+            `WORLD_SIZE` (set by torchrun and accelerate): see `slice_for_rank`.
+        endpoint_backoff_s: First back-off of a failed endpoint (several URLs only).
     """
 
     def __init__(
         self,
-        base_url: str | None = None,
+        base_url: str | Sequence[str] | None = None,
         *,
         api_key: str | None = None,
         timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
@@ -157,6 +174,8 @@ class BaseClient:
         deadline_s: float | None = None,
         retry: RetryPolicy | None = None,
         headers: Mapping[str, str] | None = None,
+        split_by_rank: bool = False,
+        endpoint_backoff_s: float = 1.0,
     ) -> None:
         if chunk_size < 1:
             raise ConfigurationError("chunk_size must be >= 1")
@@ -164,7 +183,12 @@ class BaseClient:
             raise ConfigurationError("max_concurrency must be >= 1")
         if deadline_s is not None and deadline_s <= 0:
             raise ConfigurationError("deadline_s must be > 0")
-        self.base_url = resolve_base_url(base_url)
+        urls = resolve_base_urls(base_url)
+        if split_by_rank:
+            urls = slice_for_rank(urls, *rank_from_environment())
+        self.base_urls = urls
+        self.base_url = urls[0]
+        self.endpoints = EndpointSet(urls, backoff_s=endpoint_backoff_s)
         self.chunk_size = chunk_size
         self.max_concurrency = max_concurrency
         self.deadline_s = deadline_s
@@ -174,6 +198,10 @@ class BaseClient:
         self._headers = {"user-agent": "rlvr-verifier-client", **(headers or {})}
         if api_key:
             self._headers["x-api-key"] = api_key
+
+    def _retry_arguments(self, deadline: float | None) -> dict[str, Any]:
+        """tenacity's arguments for one chunk: the policy, the deadline, and failing over."""
+        return retrying_kwargs(self.retry, deadline, self.endpoints.has_healthy_alternative)
 
     def _deadline(self, deadline_s: float | None) -> float | None:
         """Absolute `time.monotonic()` deadline of a call (its own, else the client's)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any, NoReturn
@@ -77,14 +78,21 @@ def remaining_s(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.monotonic()
 
 
-def retrying_kwargs(policy: RetryPolicy, deadline: float | None) -> dict[str, Any]:
+def retrying_kwargs(
+    policy: RetryPolicy,
+    deadline: float | None,
+    can_fail_over: Callable[[], bool] = lambda: False,
+) -> dict[str, Any]:
     """Arguments for `tenacity.Retrying` / `AsyncRetrying` that implement `policy` and `deadline`.
 
     It stops when the attempts run out, or when the next sleep would end past the deadline; the
-    last error is then re-raised (as `DeadlineExceeded` in the second case).
+    last error is then re-raised (as `DeadlineExceeded` in the second case). When
+    `can_fail_over()` says another endpoint is healthy, the retry goes there without backing off.
     """
 
     def wait(state: RetryCallState) -> float:
+        if can_fail_over():
+            return 0.0
         exc = state.outcome.exception() if state.outcome else None
         return policy.wait_s(state.attempt_number, exc)
 

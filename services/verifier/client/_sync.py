@@ -16,14 +16,16 @@ from services.verifier.client._base import (
     CODE,
     LEAN,
     MATH,
+    PROBE_TIMEOUT,
     VERIFY,
     BaseClient,
     Endpoint,
     encode_items,
     parse_results,
 )
+from services.verifier.client._endpoints import Replica
 from services.verifier.client._errors import DeadlineExceeded, TransportError
-from services.verifier.client._retry import remaining_s, retrying_kwargs
+from services.verifier.client._retry import remaining_s
 from services.verifier.schemas.code import CodeItem, CodeResult
 from services.verifier.schemas.common import HealthResponse
 from services.verifier.schemas.lean import LeanItem, LeanResult
@@ -41,14 +43,13 @@ class VerifierClient(BaseClient):
 
     def __init__(
         self,
-        base_url: str | None = None,
+        base_url: str | Sequence[str] | None = None,
         *,
         transport: httpx.BaseTransport | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(base_url, **kwargs)
         self._http = httpx.Client(
-            base_url=self.base_url,
             headers=self._headers,
             timeout=self.timeout,
             transport=transport,
@@ -79,8 +80,9 @@ class VerifierClient(BaseClient):
         """Judge a mixed batch (`POST /verify`; each item has `domain`); results in order."""
         return self._call(VERIFY, items, deadline_s)
 
-    def health(self) -> HealthResponse:
-        response = self._http.get("/health")
+    def health(self, url: str | None = None) -> HealthResponse:
+        """`GET /health` of one endpoint (default: the first)."""
+        response = self._http.get((url or self.base_url) + "/health")
         return HealthResponse.model_validate_json(response.content)
 
     def close(self) -> None:
@@ -122,7 +124,7 @@ class VerifierClient(BaseClient):
         chunk: Sequence[dict[str, Any]],
         deadline: float | None,
     ) -> list[ResultT]:
-        retrying = Retrying(sleep=time.sleep, **retrying_kwargs(self.retry, deadline))
+        retrying = Retrying(sleep=time.sleep, **self._retry_arguments(deadline))
         result: list[ResultT] = retrying(self._post_once, endpoint, chunk, deadline)
         return result
 
@@ -135,16 +137,38 @@ class VerifierClient(BaseClient):
         left = remaining_s(deadline)
         if left is not None and left <= 0:
             raise DeadlineExceeded(f"deadline reached before sending to {endpoint.path}")
+        replica = self._pick()
+        with self.endpoints.attempt(replica):
+            try:
+                response = self._http.post(
+                    replica.url + endpoint.path,
+                    json={"items": chunk},
+                    timeout=self._attempt_timeout(deadline),
+                )
+            except httpx.TransportError as exc:
+                left = remaining_s(deadline)
+                if left is not None and left <= 0.01:
+                    raise DeadlineExceeded(f"deadline reached waiting for {endpoint.path}") from exc
+                raise TransportError(
+                    f"{replica.url}{endpoint.path}: {type(exc).__name__}: {exc}"
+                ) from exc
+            return parse_results(endpoint, response, len(chunk))
+
+    def _pick(self) -> Replica:
+        """The endpoint for one attempt, probing (`GET /health`) any that is due to come back."""
+        for _ in range(len(self.endpoints.replicas)):
+            choice = self.endpoints.pick()
+            if not choice.probe:
+                return choice.replica
+            self.endpoints.probed(choice.replica, self._probe(choice.replica.url))
+        return self.endpoints.pick(allow_probe=False).replica
+
+    def _probe(self, url: str) -> bool:
         try:
-            response = self._http.post(
-                endpoint.path, json={"items": chunk}, timeout=self._attempt_timeout(deadline)
-            )
-        except httpx.TransportError as exc:
-            left = remaining_s(deadline)
-            if left is not None and left <= 0.01:
-                raise DeadlineExceeded(f"deadline reached waiting for {endpoint.path}") from exc
-            raise TransportError(f"{endpoint.path}: {type(exc).__name__}: {exc}") from exc
-        return parse_results(endpoint, response, len(chunk))
+            response = self._http.get(url + "/health", timeout=PROBE_TIMEOUT)
+        except httpx.HTTPError:
+            return False
+        return response.status_code == 200
 
 
 def _results(futures: list[Future[list[ResultT]]], deadline: float | None) -> list[list[ResultT]]:
