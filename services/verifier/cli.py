@@ -43,6 +43,13 @@ def make_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="Bind address (VERIFIER_HOST, default 127.0.0.1).")
     serve.add_argument("--port", type=int, help="Port (VERIFIER_PORT, default 8000).")
     serve.add_argument("--workers", type=int, help="Uvicorn worker processes (VERIFIER_WORKERS).")
+    serve.add_argument(
+        "--ray",
+        action="store_true",
+        help="Deploy as a Ray Serve application on the running Ray cluster (needs the `ray` "
+        "extra; layout from VERIFIER_RAY__*): an HTTP proxy on every node.",
+    )
+    serve.add_argument("--ray-address", help="Ray cluster address (default: auto).")
     demo = sub.add_parser("demo", help="Send demo /math and /code batches to a running service.")
     demo.add_argument("--url", default="http://127.0.0.1:8000", help="Service base URL.")
     return parser
@@ -52,6 +59,15 @@ def serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     settings = VerifierSettings()
+    if args.ray:
+        from services.verifier.scaleout.ray_app import run
+
+        if args.port:
+            settings.ray.http_port = args.port
+        if args.host:
+            settings.ray.http_host = args.host
+        run(settings, args.ray_address)
+        return
     uvicorn.run(
         "services.verifier.app:create_app_from_env",
         factory=True,

@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from services.verifier.domains.code.config import CodeSettings
 from services.verifier.domains.lean.config import LeanSettings
 from services.verifier.domains.math.config import MathSettings
+from services.verifier.scaleout.config import RayServeSettings
 
 
 class LimitsSettings(BaseModel):
@@ -42,3 +43,6 @@ class VerifierSettings(BaseSettings):
     math: MathSettings = Field(default_factory=MathSettings)
     code: CodeSettings = Field(default_factory=CodeSettings)
     lean: LeanSettings = Field(default_factory=LeanSettings)
+    ray: RayServeSettings = Field(
+        default_factory=RayServeSettings, description="Layout on a Ray cluster (`serve --ray`)."
+    )
