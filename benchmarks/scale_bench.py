@@ -9,8 +9,8 @@ with one math worker and a one-container sandbox pool (each sandbox container ge
 the endpoint-list client spreading chunks over them. Scaling efficiency is T(R) / (R * T(1)).
 Math items are all distinct (no verdict cache hits): integers, fractions and expressions that
 need SymPy. Code items carry 8 `call` tests of a small function. The Serve hop: the same R = 1
-replica behind a one-node Ray Serve proxy against direct uvicorn (neither pinned). The endpoint-list path: one
-service reached through two URLs (127.0.0.1 and localhost) against one URL.
+replica behind a one-node Ray Serve proxy against direct uvicorn (neither pinned). The
+endpoint-list path: one service reached through two URLs (127.0.0.1 and localhost) against one.
 """
 
 from __future__ import annotations
@@ -184,10 +184,6 @@ def serve_replica() -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise RuntimeError("Ray Serve did not come up")
             time.sleep(1)
-        for child in _descendants(head):
-            subprocess.run(
-                ["taskset", "-a", "-p", "-c", str(node_cpu), str(child)], capture_output=True
-            )
         try:
             yield url
         finally:
