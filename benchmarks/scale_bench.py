@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -85,7 +85,12 @@ def math_served(url: str) -> float:
 async def timed(urls: Sequence[str], kind: str, items: list[dict[str, Any]]) -> float:
     async with AsyncVerifierClient(list(urls), chunk_size=64, max_concurrency=16) as client:
         started = time.perf_counter()
-        call = {"math": client.math, "code": client.code, "verify": client.verify}[kind]
+        calls: dict[str, Callable[..., Awaitable[list[Any]]]] = {
+            "math": client.math,
+            "code": client.code,
+            "verify": client.verify,
+        }
+        call = calls[kind]
         results = await call(items)
         elapsed = time.perf_counter() - started
     errors = sum(r.status.value == "error" for r in results)
@@ -242,7 +247,9 @@ def main(argv: list[str] | None = None) -> None:
             rows.append(throughput_row(urls, args, rng))
     base = rows[0]
     print(f"## Scale-out: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}\n")
-    print("| R | math items/s | eff. | code tests/s | eff. | mixed items/s | eff. | spread |")
+    print(
+        "| R | math items/s | eff. | code tests/s | eff. | mixed items/s | eff. | spread of math items |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for row in rows:
         r = row["R"]
