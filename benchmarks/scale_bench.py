@@ -247,9 +247,7 @@ def main(argv: list[str] | None = None) -> None:
             rows.append(throughput_row(urls, args, rng))
     base = rows[0]
     print(f"## Scale-out: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}\n")
-    print(
-        "| R | math items/s | eff. | code tests/s | eff. | mixed items/s | eff. | spread of math items |"
-    )
+    print("| R | math items/s | eff. | code tests/s | eff. | mixed items/s | eff. | math spread |")
     print("|---|---|---|---|---|---|---|---|")
     for row in rows:
         r = row["R"]
