@@ -34,6 +34,7 @@ from services.verifier.schemas.verify import VerifyItem, VerifyResult
 
 URL_ENV = "VERIFIER_URL"
 API_KEY_ENV = "VERIFIER_API_KEY"
+SPLIT_ENV = "VERIFIER_SPLIT_BY_RANK"
 # A chunk of code items can legitimately take minutes (tests x per-test deadline / pool size),
 # and a read timeout makes the client send the same work again: keep reads long and bound a
 # whole call with `deadline_s` instead. Connecting, though, should be quick.
@@ -159,7 +160,8 @@ class BaseClient:
         retry: The `RetryPolicy` (what is retried, backoff, attempts).
         headers: Extra headers sent with every request.
         split_by_rank: Use only this process's slice of the endpoints, by `RANK` and
-            `WORLD_SIZE` (set by torchrun and accelerate): see `slice_for_rank`.
+            `WORLD_SIZE` (set by torchrun and accelerate): see `slice_for_rank`. Default:
+            `$VERIFIER_SPLIT_BY_RANK` (`1`/`true`), so adapters built without arguments follow.
         endpoint_backoff_s: First back-off of a failed endpoint (several URLs only).
     """
 
@@ -174,7 +176,7 @@ class BaseClient:
         deadline_s: float | None = None,
         retry: RetryPolicy | None = None,
         headers: Mapping[str, str] | None = None,
-        split_by_rank: bool = False,
+        split_by_rank: bool | None = None,
         endpoint_backoff_s: float = 1.0,
     ) -> None:
         if chunk_size < 1:
@@ -184,6 +186,8 @@ class BaseClient:
         if deadline_s is not None and deadline_s <= 0:
             raise ConfigurationError("deadline_s must be > 0")
         urls = resolve_base_urls(base_url)
+        if split_by_rank is None:
+            split_by_rank = os.environ.get(SPLIT_ENV, "").lower() in ("1", "true", "yes")
         if split_by_rank:
             urls = slice_for_rank(urls, *rank_from_environment())
         self.base_urls = urls

@@ -131,3 +131,18 @@ def test_one_url_is_never_probed_nor_avoided() -> None:
     pick = endpoints.pick()
     assert (pick.replica.url, pick.probe) == ("http://a", False)
     assert not endpoints.has_healthy_alternative()
+
+
+def test_ranks_take_their_slice_when_the_environment_asks(monkeypatch) -> None:
+    from services.verifier.client import VerifierClient
+
+    urls = "http://a:1,http://b:2,http://c:3,http://d:4"
+    monkeypatch.setenv("RANK", "1")
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    with VerifierClient(urls) as client:
+        assert client.base_urls == urls.split(",")
+    monkeypatch.setenv("VERIFIER_SPLIT_BY_RANK", "1")
+    with VerifierClient(urls) as client:
+        assert client.base_urls == ["http://b:2", "http://d:4"]
+    with VerifierClient(urls, split_by_rank=False) as client:
+        assert len(client.base_urls) == 4
