@@ -97,8 +97,14 @@ CLIENT_VARIABLES: list[tuple[str, str, str]] = [
     (
         "VERIFIER_URL",
         "http://127.0.0.1:8000",
-        "Service URL the client and `rlvr-train` use "
+        "Service URL the client and `rlvr-train` use, or several separated by commas "
         "(compose sets http://verifier:8000 for the trainer).",
+    ),
+    (
+        "VERIFIER_SPLIT_BY_RANK",
+        "false",
+        "With several URLs: each torchrun/accelerate process uses only its slice of them "
+        "(by RANK and WORLD_SIZE).",
     ),
 ]
 

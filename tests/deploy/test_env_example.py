@@ -48,7 +48,8 @@ def test_every_verifier_setting_is_documented_in_the_file() -> None:
     documented = _documented_values()
     assert len(expected) > 20
     assert expected - set(documented) == set(), "settings missing from .env.example"
-    client_variables = {"VERIFIER_URL"}  # read by the client and rlvr-train, not the service
+    # read by the client and rlvr-train, not the service
+    client_variables = {"VERIFIER_URL", "VERIFIER_SPLIT_BY_RANK"}
     assert set(documented) - expected == client_variables, (
         ".env.example names settings that do not exist"
     )
@@ -64,7 +65,8 @@ def test_every_variable_the_compose_files_read_is_documented() -> None:
 
 def test_documented_values_parse_back_to_the_defaults() -> None:
     """Uncommenting every VERIFIER_ line of the file as written must give the default settings."""
-    env = {v: value for v, value in _documented_values().items() if value and v != "VERIFIER_URL"}
+    client = ("VERIFIER_URL", "VERIFIER_SPLIT_BY_RANK")
+    env = {v: value for v, value in _documented_values().items() if value and v not in client}
     with mock.patch.dict(os.environ, env, clear=False):
         parsed = VerifierSettings(_env_file=None)
     assert parsed == VerifierSettings(_env_file=None)
