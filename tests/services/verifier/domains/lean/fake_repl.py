@@ -25,7 +25,13 @@ releases do. Directives in a proof's comments drive failure modes: `-- fake: han
 MARKER exists, then creates it), `-- fake: info` (an info message), `-- fake: forge`
 (prints a forged reply first), `-- fake: noise` (non-JSON stdout before the reply),
 `-- fake: memory 512` (allocates that many MiB), `-- fake: axiom X` (the proof depends on X),
-`-- fake: error`, `-- fake: check_hang`, `-- fake: check_silent`.
+`-- fake: error`, `-- fake: check_hang`, `-- fake: check_silent`, and
+`-- fake: escape port=P file=PATH ...`: what a proof whose code ran inside the REPL would try
+(the Docker socket, the verifier's port and the host over the network, a route out, the API key
+and the environment, the given host files, other processes, writing outside /tmp, privileges),
+reported as one info message `escape report: {attempt: "blocked: ..." | "GAINED: ..."}`. Network
+probes only ever address loopback, the local Docker bridge and a UDP "connect" (which sends
+nothing) to a reserved documentation address: never real outside traffic.
 
 What this cannot tell: whether real Lean accepts the commands we build, and everything the kernel
 decides. That is what `test_real_lean.py` checks wherever a toolchain exists.
@@ -36,6 +42,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import sys
 import time
 from dataclasses import dataclass, field
@@ -134,6 +141,135 @@ def run_reference(env: Env, cmd: str) -> dict:
     return reply(env, messages)
 
 
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|VERIFIER_|DOCKER", re.IGNORECASE)
+
+
+def _try(action) -> str:  # type: ignore[no-untyped-def]
+    try:
+        gained = action()
+    except Exception as exc:
+        return f"blocked: {type(exc).__name__}: {exc}"[:200]
+    return f"GAINED: {gained}"[:200] if gained else "blocked: nothing found"
+
+
+def _docker_socket() -> str:
+    paths = ["/var/run/docker.sock", "/run/docker.sock"]
+    host = os.environ.get("DOCKER_HOST", "")
+    if host.startswith("unix://"):
+        paths.insert(0, host[len("unix://") :])
+    errors = []
+    for path in paths:
+        try:
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.settimeout(2)
+                sock.connect(path)
+                sock.sendall(b"GET /_ping HTTP/1.0\r\nHost: docker\r\n\r\n")
+                return f"{path} answered {sock.recv(64)!r}"
+        except OSError as exc:
+            errors.append(f"{path}: {exc.strerror or exc}")
+    raise OSError("; ".join(errors))
+
+
+def _connect(host: str, port: int) -> str:
+    with socket.create_connection((host, port), timeout=2):
+        return f"connected to {host}:{port}"
+
+
+def _route_out() -> str:
+    # A UDP connect only picks a route: it sends no packet. 192.0.2.1 is TEST-NET-1 (RFC 5737).
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.connect(("192.0.2.1", 9))
+        return f"a route out exists (source address {sock.getsockname()[0]})"
+
+
+def _interfaces() -> str:
+    names = [n for n in os.listdir("/sys/class/net") if n != "lo"]
+    return f"interfaces {names}" if names else ""
+
+
+def _secrets_in_environment() -> str:
+    return ", ".join(sorted(name for name in os.environ if _SECRET_NAME.search(name)))
+
+
+def _secrets_of_other_processes() -> str:
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) != os.getpid():
+            try:
+                with open(f"/proc/{pid}/environ", "rb") as handle:
+                    names = [v.split(b"=")[0].decode("latin-1") for v in handle.read().split(b"\0")]
+            except OSError:
+                continue
+            found += [f"{pid}:{name}" for name in names if _SECRET_NAME.search(name)]
+    return ", ".join(found[:5])
+
+
+def _read(path: str) -> str:
+    with open(path, "rb") as handle:
+        return f"read {len(handle.read())} bytes of {path}"
+
+
+def _other_processes() -> str:
+    seen = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                    cmdline = handle.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            except OSError:
+                continue
+            if any(word in cmdline for word in ("uvicorn", "dockerd", "pytest", "containerd")):
+                seen.append(f"{pid}:{cmdline[:40]}")
+    return ", ".join(seen[:3])
+
+
+def _write_outside_scratch(extra: list[str]) -> str:
+    for directory in ["/", "/etc", "/opt", "/usr/local/bin", "/home", "/var/tmp", *extra]:
+        path = os.path.join(directory, f"rlvr-escape-{os.getpid()}")
+        try:
+            with open(path, "w") as handle:
+                handle.write("x")
+        except OSError:
+            continue
+        os.unlink(path)
+        return f"wrote {path}"
+    return ""
+
+
+def _privileges() -> str:
+    gained = []
+    if os.getuid() == 0 or os.geteuid() == 0:
+        gained.append("uid 0")
+    with open("/proc/self/status") as handle:
+        status = dict(line.split(":", 1) for line in handle if ":" in line)
+    if int(status.get("CapEff", "0").strip(), 16):
+        gained.append(f"capabilities {status['CapEff'].strip()}")
+    if status.get("NoNewPrivs", "0").strip() != "1":
+        gained.append("may gain privileges (NoNewPrivs 0)")
+    return ", ".join(gained)
+
+
+def escape_report(arg: str) -> dict[str, str]:
+    """Every way out a proof's code would try from inside the REPL, and what it got."""
+    options = [part.split("=", 1) for part in arg.split() if "=" in part]
+    ports = [int(v) for k, v in options if k == "port"]
+    files = [v for k, v in options if k == "file"]
+    dirs = [v for k, v in options if k == "dir"]
+    report = {"docker_socket": _try(_docker_socket), "route_out": _try(_route_out)}
+    report["interfaces"] = _try(_interfaces)
+    for port in ports:
+        report[f"loopback:{port}"] = _try(lambda p=port: _connect("127.0.0.1", p))
+        report[f"docker_bridge:{port}"] = _try(lambda p=port: _connect("172.17.0.1", p))
+    report["environment"] = _try(_secrets_in_environment)
+    report["environment_of_others"] = _try(_secrets_of_other_processes)
+    for index, path in enumerate(files):
+        report[f"host_file:{index}"] = _try(lambda p=path: _read(p))
+    report["other_processes"] = _try(_other_processes)
+    report["write_outside_tmp"] = _try(lambda: _write_outside_scratch(dirs))
+    report["privileges"] = _try(_privileges)
+    return report
+
+
 def directives(code: str) -> list[tuple[str, str]]:
     return [(m.group(1), (m.group(2) or "").strip()) for m in _DIRECTIVE.finditer(code)]
 
@@ -185,6 +321,9 @@ def run_submission(env: Env, cmd: str) -> dict:
             messages.append(message("error", "unsolved goals\n⊢ False", line=2))
         elif name in {"check_hang", "check_silent"}:
             env.flags.add(name)
+        elif name == "escape":
+            text = "escape report: " + json.dumps(escape_report(arg), sort_keys=True)
+            messages.append(message("info", text, line=2))
     if re.search(r"(?<![\w'.])(sorry|admit)(?![\w'])", code):
         extra_axioms.add("sorryAx")
         messages.append(message("warning", "declaration uses 'sorry'", line=2))

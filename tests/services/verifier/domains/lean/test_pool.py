@@ -3,6 +3,10 @@
 `fake_repl.py` is a test double speaking the REPL's JSON protocol; it is not Lean. What these
 tests show is that our side (processes, framing, env bookkeeping, the three-command check, the
 verdicts) behaves; what Lean itself decides is covered by `test_real_lean.py` where Lean exists.
+
+These plumbing tests run the stand-in as an UNSAFE local process (`isolation="unsafe_process"`)
+because several read host files it writes (call logs, crash markers); the same behaviours in the
+production isolation, a locked-down container, are in `test_container.py`.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ from services.verifier.domains.lean.verifier import LeanVerifier, open_lean_veri
 from services.verifier.errors import Overloaded
 from services.verifier.schemas.common import Status
 from services.verifier.schemas.lean import LeanItem, LeanResult
+from tests.services.verifier.domains.lean.support import FAKE_REPL
 
-FAKE_REPL = Path(__file__).with_name("fake_repl.py")
 STATEMENT = "theorem add_zero' (a : Nat) : a + 0 = a := by sorry"
 HONEST = "theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp"
 
@@ -41,7 +45,7 @@ async def lean(
         command = f"env FAKE_REPL_LOG={log} {command}"
     if accumulate:
         command = f"env FAKE_REPL_ACCUMULATE=1 {command}"
-    settings = LeanSettings(repl_command=command, **overrides)
+    settings = LeanSettings(isolation="unsafe_process", repl_command=command, **overrides)
     async with open_lean_verifier(settings) as verifier:
         yield verifier
 
@@ -301,7 +305,7 @@ async def test_malformed_statement_is_an_error_without_lean() -> None:
 
 
 async def test_without_a_toolchain_items_get_an_error_fast() -> None:
-    settings = LeanSettings(repl_path="/nonexistent/lean/repl")
+    settings = LeanSettings(isolation="unsafe_process", repl_path="/nonexistent/lean/repl")
     async with open_lean_verifier(settings) as verifier:
         health = verifier.health()
         started = time.monotonic()
@@ -331,7 +335,9 @@ async def test_concurrent_batches_share_the_pool_without_mixing_replies() -> Non
 
 
 async def test_repl_that_dies_at_start_is_an_error_and_health_says_so() -> None:
-    settings = LeanSettings(repl_command="sh -c 'echo boom >&2; exit 7'")
+    settings = LeanSettings(
+        isolation="unsafe_process", repl_command="sh -c 'echo boom >&2; exit 7'"
+    )
     async with open_lean_verifier(settings) as verifier:
         result = await one(verifier)
         health = verifier.health()
