@@ -113,7 +113,7 @@ class LeanSettings(BaseModel):
         ge=0,
         description=(
             "Memory cap of each REPL in MiB: the container's cgroup limit (no swap), or "
-            "RLIMIT_AS with `unsafe_process`; 0 = no cap (`unsafe_process` only)."
+            "RLIMIT_AS with `unsafe_process`; 0 = no cap (not advised)."
         ),
     )
     max_rss_mb: int = Field(
