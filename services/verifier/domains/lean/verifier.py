@@ -28,6 +28,7 @@ from services.verifier.domains.lean.check import (
     judge_check,
     judge_reference,
     judge_submission,
+    open_scopes,
     reference_command,
     reference_name,
     shift_lines,
@@ -182,7 +183,7 @@ class LeanVerifier:
         if cached is not None:
             warm.references.move_to_end(key)
             return cached
-        name = reference_name()
+        name = reference_name(statement)
         reply = await warm.run(
             reference_command(statement, name), warm.header_env, deadline - time.monotonic()
         )
@@ -212,7 +213,10 @@ class LeanVerifier:
             if reply.env is None:
                 return _result(job.item, Status.error, "the REPL gave no env", started, messages)
             check_reply = await _run_proof(
-                warm, check_command(names), reply.env, deadline - time.monotonic()
+                warm,
+                check_command(names, open_scopes(job.code)),
+                reply.env,
+                deadline - time.monotonic(),
             )
             verdict = judge_check(check_reply.since(raw.messages), names)
         status = Status.passed if verdict.is_passed else Status.failed

@@ -108,8 +108,12 @@ async def test_response_with_lean_block_is_checked() -> None:
             "no unique declaration",
         ),
         (
-            "namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp",
-            "namespace`/`section` open",
+            "end\ntheorem add_zero' (a : Nat) : a + 0 = a := by simp",
+            "Lean error",  # closing our section is an error of the submission itself
+        ),
+        (
+            "namespace X\nend X\nend X\ntheorem add_zero' (a : Nat) : a + 0 = a := by simp",
+            "Lean error",
         ),
         ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp -- fake: error", "Lean error"),
         ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp -- fake: check_silent", "missing"),
@@ -120,6 +124,64 @@ async def test_cheats_fail_with_a_reason(proof: str, words: str) -> None:
         result = await one(verifier, proof)
     assert result.status is Status.failed and result.reward == 0.0
     assert words in result.detail
+
+
+@pytest.mark.parametrize(
+    "proof",
+    [
+        "noncomputable section\n" + HONEST,
+        "namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp",
+        "section\nvariable (k : Nat)\nnamespace Y\nsection Z\n"
+        "theorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp",
+        "namespace X\nend X\nnoncomputable section Foo\n"
+        + HONEST.replace("add_zero'", "_root_.add_zero'"),
+    ],
+    ids=["noncomputable-section", "namespace", "nested", "closed-then-open"],
+)
+async def test_a_proof_may_leave_scopes_open(proof: str) -> None:
+    # Legal Lean (a file may end inside `noncomputable section`): the check closes them.
+    async with lean() as verifier:
+        result = await one(verifier, proof)
+    assert result.status is Status.passed, result.detail
+
+
+async def test_statement_with_an_unbound_universe_is_elaborated_like_the_proof_header() -> None:
+    # An `axiom` gets no auto-bound implicits; the reference is a theorem header, like the proof.
+    statement = "theorem refl' {α : Sort u} (x : α) : x = x"
+    async with lean() as verifier:
+        result = await one(verifier, "rfl", statement=statement)
+    assert result.status is Status.passed, result.detail
+
+
+async def test_dotted_statement_name_resolves_short_names_like_the_proof() -> None:
+    # `theorem Nat.foo` elaborates inside namespace Nat: `myconst` there means `Nat.myconst`,
+    # in the proof and (since the reference is `Nat.rlvr_ref_…`) in the reference alike. A
+    # reference at the root would read the root `myconst` and fail this honest proof.
+    header = "-- FAKE_HEADER_DEFINES Nat.myconst\n-- FAKE_HEADER_DEFINES myconst"
+    statement = "theorem Nat.foo : myconst = myconst"
+    async with lean() as verifier:
+        good = await one(verifier, "rfl", statement=statement, header=header)
+        other = await one(
+            verifier,
+            "theorem Nat.foo : _root_.myconst = _root_.myconst := rfl",
+            statement=statement,
+            header=header,
+        )
+    assert good.status is Status.passed, good.detail
+    assert other.status is Status.failed  # the root constant: another statement
+
+
+async def test_library_search_never_finds_the_reference() -> None:
+    # `exact?` skips internal names; a public reference would be found first and the honest
+    # proof would then depend on its `sorry`.
+    proof = (
+        "theorem helper (a : Nat) : a + 0 = a := by simp\n"
+        "theorem add_zero' (a : Nat) : a + 0 = a := by exact?"
+    )
+    async with lean() as verifier:
+        result = await one(verifier, proof)
+    assert result.status is Status.passed, result.detail
+    assert any("exact helper" in m.text for m in result.messages)
 
 
 async def test_error_messages_are_returned_with_lines_of_the_proof() -> None:
@@ -379,7 +441,8 @@ async def test_verdicts_hold_whether_or_not_replies_repeat_parent_messages(
         (warned, Status.passed),
         ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  sorry", Status.failed),
         ("theorem add_zero' (a : Nat) : a + 0 = a + 0 := rfl", Status.failed),
-        ("namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp", Status.failed),
+        ("namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp", Status.passed),
+        ("theorem add_zero' (a : Nat) : a + 0 = a + 0 := rfl", Status.failed),
         (HONEST + " -- fake: check_silent", Status.failed),
         (HONEST, Status.passed),  # the cached reference, reused
     ]
