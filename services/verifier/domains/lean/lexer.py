@@ -13,8 +13,9 @@ searches the whole text, comments and strings included, as before:
   or a char literal to us);
 - a string containing `{` (it may be interpolated, `s!"{code}"`: its braces hold code);
 - raw strings (`r"..."`, `r#"..."#`), unterminated comments, strings, char literals or `«»`;
-- an identifier with non-ASCII characters right before a literal or comment (Lean's letter
-  classes are followed here, but a mistake there must not hide code).
+- an identifier with characters of Lean's rarer letter classes (Coptic, polytonic Greek,
+  mathematical alphanumerics, letter subscripts) right before a literal or comment: the classes
+  are followed here, but a mistake there must not hide code.
 
 Doc comments (`/--`) and module docs (`/-!`) are not comments to Lean's scanner but tokens whose
 body only a declaration's parser reads; after a parse error, Lean's recovery reads on token by
@@ -26,6 +27,8 @@ stands somewhere (`prefix:max "√"` is a command, a variable `prefix` is not).
 """
 
 from __future__ import annotations
+
+import re
 
 _SAFE_BEFORE = set(" \t\r\n()[]{},")
 
@@ -60,13 +63,18 @@ def is_id_rest(char: str) -> bool:
     )
 
 
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
 def _blank(text: str) -> str:
-    return "".join("\n" if c == "\n" else " " for c in text)
+    return _NOT_NEWLINE.sub(" ", text)
 
 
 def _blank_inside(literal: str) -> str:
     """A literal with its delimiters kept (`"   "`): later rules may ask "is a string here?"."""
-    return literal[0] + _blank(literal[1:-1]) + literal[-1]
+    inside = literal[1:-1]
+    blank = " " * len(inside) if "\n" not in inside else _blank(inside)
+    return literal[0] + blank + literal[-1]
 
 
 def _block_comment_end(text: str, start: int) -> int:
@@ -84,17 +92,13 @@ def _block_comment_end(text: str, start: int) -> int:
     return -1
 
 
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
 def _string_end(text: str, start: int) -> int:
     """Index just past the `"` closing the string opened at `start`, or -1."""
-    i = start + 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-        elif text[i] == '"':
-            return i + 1
-        else:
-            i += 1
-    return -1
+    found = _STRING.match(text, start)
+    return found.end() if found else -1
 
 
 def _char_end(text: str, start: int) -> int:
@@ -117,67 +121,96 @@ def _char_end(text: str, start: int) -> int:
     return i + 1 if text.startswith("'", i) else -1
 
 
+_LETTER_LIKE = (
+    "\u03b1-\u03ba\u03bc-\u03c9\u0391-\u039f\u03a1\u03a2\u03a4-\u03a9\u03ca-\u03fb"
+    "\u1f00-\u1ffe\u2100-\u214f\U0001d49c-\U0001d59f"
+)
+_ID_REST = re.compile(f"[A-Za-z0-9_'!?{_LETTER_LIKE}\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a]+")
+# Identifier characters whose class in Lean is beyond doubt (ASCII, Greek, ₀-₉, ℕℝ...).
+_SURE = re.compile("[A-Za-z0-9_'!?\u0391-\u03c9\u2080-\u2089\u2100-\u214f]*")
+# Where a literal or comment could start: everything between is copied as it is.
+# A `'` right after an identifier character continues that identifier (`h₁'`) and is skipped
+# here; after a number it would start a char literal, which the checks below account for.
+_INTERESTING = re.compile(
+    f"--|/-|[\"«]|(?<![A-Za-z0-9_'!?{_LETTER_LIKE}\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a])'"
+)
+
+
+def _run_before(text: str, index: int, floor: int) -> str:
+    """The identifier-like run (Lean's `isIdRest` characters) that ends just before `index`."""
+    start = index
+    while start > floor and _ID_REST.match(text, start - 1, start):
+        start -= 1
+    return text[start:index]
+
+
 def visible_code(text: str) -> str | None:
     """`text` with comments and literals blanked; None where Lean's reading could differ."""
     out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        char = text[i]
-        before = text[i - 1] if i else " "
-        if text.startswith("/--", i) or text.startswith("/-!", i):
-            out.append(text[i : i + 3])  # a doc comment: its body is searched like code
-            i += 3
-        elif text.startswith("--", i) or text.startswith("/-", i):
-            if before not in _SAFE_BEFORE and not is_id_rest(before):
-                return None
-            end = text.find("\n", i) if char == "-" else _block_comment_end(text, i)
-            if char == "-" and end < 0:
-                end = n
+    i, n, floor = 0, len(text), 0
+    while True:
+        found = _INTERESTING.search(text, i)
+        if found is None:
+            out.append(text[i:])
+            return "".join(out)
+        start = found.start()
+        out.append(text[i:start])
+        before = text[start - 1] if start else " "
+        run = "" if before in _SAFE_BEFORE else _run_before(text, start, floor)
+        is_ident = bool(run) and is_id_first(run[0])
+        if run and not is_ident and "'" in run:
+            return None  # `2'"'`: a char literal after a number, skipped above
+        if is_ident and not _SURE.fullmatch(run) and found.group(0) != "«":
+            return None  # a mistake in Lean's rarer letter classes must not hide code
+        token = found.group(0)
+        if token == "'" and is_ident:  # `h'`: part of an identifier
+            rest = _ID_REST.match(text, start)
+            end = rest.end() if rest else start + 1
+            out.append(text[start:end])
+            i = floor = end
+            continue
+        if token == "«":
+            end = text.find("»", start)
             if end < 0:
                 return None
-            out.append(_blank(text[i:end]))
-            i = end
-        elif char == '"':
-            if before not in _SAFE_BEFORE and not is_id_rest(before):
-                return None
-            end = _string_end(text, i)
-            if end < 0 or "{" in text[i:end]:
-                return None
-            out.append(_blank_inside(text[i:end]))
-            i = end
-        elif char == "'" and not text.startswith("''", i):
-            end = _char_end(text, i)
-            if end < 0:  # Lean: "missing end of character literal", an error; we keep it as code
-                out.append(char)
-                i += 1
-                continue
-            if before not in _SAFE_BEFORE and not before.isascii():
-                return None
-            if before not in _SAFE_BEFORE and not before.isalnum():
-                return None
-            out.append(_blank_inside(text[i:end]))
-            i = end
-        elif char == "«":
-            end = text.find("»", i)
+            out.append(text[start : end + 1])
+            i = floor = end + 1
+            continue
+        if before not in _SAFE_BEFORE and not (run and _ID_REST.match(before)):
+            if token != "'" or _char_end(text, start) >= 0:
+                return None  # after a symbol: Lean may read a longer token here
+            out.append(token)  # a lone `'` (`f '' s`, `∑'`): Lean reads a token, so do we
+            i = floor = start + 1
+            continue
+        if token == "/-" and text.startswith(("/--", "/-!"), start):
+            out.append(text[start : start + 3])  # a doc comment: its body is searched like code
+            i = floor = start + 3
+            continue
+        if token == "--":
+            end = text.find("\n", start)
+            end = n if end < 0 else end
+            out.append(_blank(text[start:end]))
+        elif token == "/-":
+            end = _block_comment_end(text, start)
             if end < 0:
                 return None
-            out.append(text[i : end + 1])
-            i = end + 1
-        elif is_id_first(char):
-            start = i
-            while i < n and is_id_rest(text[i]):
-                i += 1
-            if text[start:i] == "r" and i < n and text[i] in '"#':
+            out.append(_blank(text[start:end]))
+        elif token == '"':
+            if run == "r":
                 return None  # a raw string literal
-            if not text[start:i].isascii() and text.startswith(('"', "'", "--", "/-"), i):
+            end = _string_end(text, start)
+            if end < 0 or "{" in text[start:end]:
                 return None
-            out.append(text[start:i])
-        elif char.isascii() and char.isdigit():
-            start = i
-            while i < n and text[i].isascii() and (text[i].isalnum() or text[i] == "_"):
-                i += 1
-            out.append(text[start:i])
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)
+            out.append(_blank_inside(text[start:end]))
+        else:  # a char literal, after a number, a bracket or a space
+            if text.startswith("''", start):
+                out.append("''")
+                i = floor = start + 2
+                continue
+            end = _char_end(text, start)
+            if end < 0:  # Lean: "missing end of character literal", an error; kept as code
+                out.append(token)
+                i = floor = start + 1
+                continue
+            out.append(_blank_inside(text[start:end]))
+        i = floor = end

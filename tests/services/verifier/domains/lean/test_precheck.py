@@ -102,6 +102,7 @@ REFUSED = [
     # a doc comment's body is read by Lean only after `/--` at a declaration; elsewhere (after a
     # parse error) Lean reads on token by token: its body is searched like code
     ("theorem t : True := (trivial\n/-- #eval 1 -/)", "#eval"),
+    ("def c := 2'\"' #eval 1 -- \"", "#eval"),  # a char literal right after a number
     ("/-! #exit -/\ntheorem t : True := trivial", "#exit"),
     ("theorem t (xж : Nat) : True := trivial\ndef yж'\"' #eval 1 -- \"", "#eval"),
     ("theorem t : True := by\n  trivial\x00", "'\\x00'"),
@@ -211,6 +212,8 @@ HONEST = [
     "theorem t (s : Finset ℕ) : #s = s.card := rfl",
     "theorem t (p : Polynomial ℤ) : p.eval 0 = p.eval 0 := rfl",
     "theorem t : True := by\n  trivial -- a `#eval 1` in a trailing comment",
+    "theorem t (h₁' : 1 = 1) : True := by\n  -- no #eval here\n  trivial",
+    "theorem t (x : ℝ) (hx : 0 < x) : 0 < x := by\n  /- not `native_decide` -/ exact hx",
 ]
 
 
@@ -251,8 +254,28 @@ def test_attribute_names_are_split_at_top_level_commas(body: str, names: list[st
 
 @pytest.mark.parametrize(
     "text",
-    ["@[" * 500_000, "a" * 1_000_000, "ab_ " * 250_000, "@[simp " + "(" * 1_000_000],
-    ids=["unclosed-attributes", "one-word", "many-words", "deep-brackets"],
+    [
+        "@[" * 500_000,
+        "a" * 1_000_000,
+        "ab_ " * 250_000,
+        "@[simp " + "(" * 1_000_000,
+        "'a' " * 250_000,
+        "-- x\n" * 200_000,
+        '"a" ' * 250_000,
+        "/- " * 330_000,
+        "h₁' " * 250_000,
+    ],
+    ids=[
+        "unclosed-attributes",
+        "one-word",
+        "many-words",
+        "deep-brackets",
+        "many-chars",
+        "many-comments",
+        "many-strings",
+        "unclosed-comments",
+        "many-primes",
+    ],
 )
 def test_precheck_stays_fast_on_a_megabyte_of_adversarial_text(text: str) -> None:
     started = time.perf_counter()
