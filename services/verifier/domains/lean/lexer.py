@@ -92,7 +92,11 @@ def _block_comment_end(text: str, start: int) -> int:
     return -1
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# Lean's escapes only (`\\ \" \' \n \t \r \xHH \uHHHH`, and `\` before a line break): on any other,
+# Lean reports an error mid-literal and its recovery may read the rest as code.
+_ESCAPE = r"\\(?:[\\\"'ntr\n]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})"
+_STRING = re.compile(f'"(?:[^"\\\\]|{_ESCAPE})*"')
+_CHAR = re.compile(f"'(?:[^\\\\']|{_ESCAPE})'")
 
 
 def _string_end(text: str, start: int) -> int:
@@ -102,23 +106,9 @@ def _string_end(text: str, start: int) -> int:
 
 
 def _char_end(text: str, start: int) -> int:
-    """Index just past a char literal at `start` (`'a'`, `'\\n'`, `'\\x41'`, `'\\u{41}'`), or -1."""
-    i = start + 1
-    if i >= len(text):
-        return -1
-    if text[i] == "\\":
-        if text.startswith("x", i + 1):
-            i += 4
-        elif text.startswith("u{", i + 1):
-            close = text.find("}", i + 3)
-            if close < 0 or close - i > 10:
-                return -1
-            i = close + 1
-        else:
-            i += 2
-    else:
-        i += 1
-    return i + 1 if text.startswith("'", i) else -1
+    """Index just past a char literal at `start` (`'a'`, `'\\n'`, `'\\x41'`, `'\\u03B1'`), or -1."""
+    found = _CHAR.match(text, start)
+    return found.end() if found else -1
 
 
 _LETTER_LIKE = (
@@ -147,70 +137,61 @@ def _run_before(text: str, index: int, floor: int) -> str:
 def visible_code(text: str) -> str | None:
     """`text` with comments and literals blanked; None where Lean's reading could differ."""
     out: list[str] = []
+    append, search = out.append, _INTERESTING.search
     i, n, floor = 0, len(text), 0
     while True:
-        found = _INTERESTING.search(text, i)
+        found = search(text, i)
         if found is None:
-            out.append(text[i:])
+            append(text[i:])
             return "".join(out)
-        start = found.start()
-        out.append(text[i:start])
-        before = text[start - 1] if start else " "
-        run = "" if before in _SAFE_BEFORE else _run_before(text, start, floor)
-        is_ident = bool(run) and is_id_first(run[0])
-        if run and not is_ident and "'" in run:
-            return None  # `2'"'`: a char literal after a number, skipped above
-        if is_ident and not _SURE.fullmatch(run) and found.group(0) != "«":
-            return None  # a mistake in Lean's rarer letter classes must not hide code
-        token = found.group(0)
-        if token == "'" and is_ident:  # `h'`: part of an identifier
-            rest = _ID_REST.match(text, start)
-            end = rest.end() if rest else start + 1
-            out.append(text[start:end])
-            i = floor = end
-            continue
-        if token == "«":
-            end = text.find("»", start)
-            if end < 0:
-                return None
-            out.append(text[start : end + 1])
-            i = floor = end + 1
-            continue
-        if before not in _SAFE_BEFORE and not (run and _ID_REST.match(before)):
-            if token != "'" or _char_end(text, start) >= 0:
-                return None  # after a symbol: Lean may read a longer token here
-            out.append(token)  # a lone `'` (`f '' s`, `∑'`): Lean reads a token, so do we
-            i = floor = start + 1
-            continue
-        if token == "/-" and text.startswith(("/--", "/-!"), start):
-            out.append(text[start : start + 3])  # a doc comment: its body is searched like code
-            i = floor = start + 3
-            continue
-        if token == "--":
+        start, token = found.start(), found.group()
+        append(text[i:start])
+        run = ""
+        if start and text[start - 1] not in _SAFE_BEFORE:
+            run = _run_before(text, start, floor)
+            if not run:  # after a symbol: Lean may read a longer token here (`<--`, `⁻¹'"'`)
+                if token == "'" and _CHAR.match(text, start) is None:
+                    append(token)  # a lone `'` (`f '' s`, `∑' i`): a token to Lean as to us
+                    i = floor = start + 1
+                    continue
+                if token != "«":
+                    return None
+            elif not is_id_first(run[0]):
+                if "'" in run:
+                    return None  # `2'"'`: a char literal right after a number
+            elif not _SURE.fullmatch(run) and token != "«":
+                return None  # a mistake in Lean's rarer letter classes must not hide code
+        if token == "'":
+            literal = _CHAR.match(text, start)
+            if literal is None:  # `''` (a token), or no literal: Lean errors there; kept as code
+                append(token)
+                i = floor = start + 1
+                continue
+            end = literal.end()
+            append(_blank_inside(literal.group()))
+        elif token == '"':
+            literal = _STRING.match(text, start)
+            if run == "r" or literal is None:
+                return None  # a raw string, or unterminated, or an escape Lean rejects
+            end = literal.end()
+            if "{" in literal.group():
+                return None  # possibly interpolated: its braces would hold code
+            append(_blank_inside(literal.group()))
+        elif token == "--":
             end = text.find("\n", start)
             end = n if end < 0 else end
-            out.append(_blank(text[start:end]))
-        elif token == "/-":
+            append(" " * (end - start))
+        elif token == "«":
+            end = text.find("»", start) + 1
+            if end <= 0:
+                return None
+            append(text[start:end])
+        elif text.startswith(("/--", "/-!"), start):
+            end = start + 3
+            append(text[start:end])  # a doc comment: its body is searched like code
+        else:
             end = _block_comment_end(text, start)
             if end < 0:
                 return None
-            out.append(_blank(text[start:end]))
-        elif token == '"':
-            if run == "r":
-                return None  # a raw string literal
-            end = _string_end(text, start)
-            if end < 0 or "{" in text[start:end]:
-                return None
-            out.append(_blank_inside(text[start:end]))
-        else:  # a char literal, after a number, a bracket or a space
-            if text.startswith("''", start):
-                out.append("''")
-                i = floor = start + 2
-                continue
-            end = _char_end(text, start)
-            if end < 0:  # Lean: "missing end of character literal", an error; kept as code
-                out.append(token)
-                i = floor = start + 1
-                continue
-            out.append(_blank_inside(text[start:end]))
+            append(_blank(text[start:end]))
         i = floor = end

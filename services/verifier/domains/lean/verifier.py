@@ -308,7 +308,13 @@ async def open_lean_verifier(settings: LeanSettings) -> AsyncIterator[LeanVerifi
         return
     containers: LeanContainers | None = None
     if settings.is_sandboxed:
-        containers = LeanContainers(settings)
+        try:
+            containers = LeanContainers(settings)
+        except (OSError, ReplCrashed) as exc:  # a bad docker_host or preamble path
+            why = f"Lean sandbox unavailable: {exc}"
+            log.warning("Lean verifier unavailable: %s", why)
+            yield LeanVerifier(settings, None, why)
+            return
         unavailable = await containers.unavailable()
         if unavailable:
             await containers.close()

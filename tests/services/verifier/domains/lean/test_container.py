@@ -249,6 +249,21 @@ async def test_missing_image_makes_lean_unavailable_with_a_reason() -> None:
     assert not health.ok and "rlvr-no-such-image" in (health.detail or "")
 
 
+@pytest.mark.parametrize(
+    "sandbox",
+    [{"docker_host": "tcp://127.0.0.1:2375"}, {"stdin_preamble_path": "/nonexistent/preamble"}],
+    ids=["tcp-docker-host", "missing-preamble"],
+)
+async def test_a_misconfigured_sandbox_makes_lean_unavailable_not_the_service(
+    sandbox: dict[str, str],
+) -> None:
+    async with open_lean_verifier(container_settings(sandbox=sandbox)) as verifier:
+        result = await one(verifier)
+        health = verifier.health()
+    assert result.status is Status.error and result.reward is None
+    assert not health.ok and "Lean sandbox unavailable" in (health.detail or "")
+
+
 def test_default_settings_sandbox_the_repl() -> None:
     settings = LeanSettings()
     assert settings.isolation == "container" and settings.is_sandboxed
