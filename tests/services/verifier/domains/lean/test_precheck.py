@@ -103,6 +103,11 @@ REFUSED = [
     # parse error) Lean reads on token by token: its body is searched like code
     ("theorem t : True := (trivial\n/-- #eval 1 -/)", "#eval"),
     ("def c := 2'\"' #eval 1 -- \"", "#eval"),  # a char literal right after a number
+    # a char literal may hold a line break: `'⏎'` then a string, not `'"'` then code
+    ("def c := '\n'\"' x \" #eval 1 \"", "#eval"),
+    # an escape Lean rejects ends its string in an error, and its recovery may read on as code
+    ('def s := "\\q #eval 1"', "#eval"),
+    ("def c := '\\q' #eval 1", "#eval"),
     ("/-! #exit -/\ntheorem t : True := trivial", "#exit"),
     ("theorem t (xж : Nat) : True := trivial\ndef yж'\"' #eval 1 -- \"", "#eval"),
     ("theorem t : True := by\n  trivial\x00", "'\\x00'"),
