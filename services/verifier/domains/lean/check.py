@@ -103,7 +103,8 @@ def reference_command(statement: Statement, reference: str) -> str:
     """The name probe on line 1, then the reference theorem from line 2 on."""
     probe = f"#print axioms _root_.{statement.name}"
     declaration = statement.declaration(name=reference, keyword="private theorem")
-    return f"{probe}\n{declaration} := sorry"
+    # `:=` on its own line: a statement ending in a `--` comment cannot swallow it
+    return f"{probe}\n{declaration}\n  := sorry"
 
 
 def judge_reference(reply: Reply, statement: Statement) -> str | None:

@@ -166,7 +166,7 @@ def run_reference(env: Env, cmd: str) -> dict:
     is_axiom = decl.startswith("axiom ")
     head = decl.removeprefix("axiom ").removeprefix("private theorem ")
     name, _, sig = head.partition(" ")
-    sig = sig.removesuffix(" := sorry")
+    sig = re.sub(r"\s*:=\s*sorry\s*$", "", sig)
     name = name.removeprefix("_root_.")
     if "FAKE_BAD_STATEMENT" in sig:
         messages.append(message("error", "unknown identifier 'FAKE_BAD_STATEMENT'", line=2))

@@ -84,8 +84,15 @@ def test_reference_probes_the_name_then_declares_a_private_sorried_theorem() -> 
     statement = parse_statement("theorem foo {α : Sort u} (a : α) : a = a := by sorry")
     assert reference_command(statement, "rlvr_ref_x").splitlines() == [
         "#print axioms _root_.foo",
-        "private theorem rlvr_ref_x {α : Sort u} (a : α) : a = a := sorry",
+        "private theorem rlvr_ref_x {α : Sort u} (a : α) : a = a",
+        "  := sorry",
     ]
+
+
+def test_a_statement_ending_in_a_comment_cannot_swallow_the_proof() -> None:
+    statement = parse_statement("theorem foo : True -- the easy one")
+    assert proof_code(statement, "trivial").splitlines()[-1] == ":= trivial"
+    assert reference_command(statement, "r").splitlines()[-1] == "  := sorry"
 
 
 def test_reference_lives_under_the_statements_prefix() -> None:
@@ -149,13 +156,13 @@ def test_unusable_reference_says_why(reply: dict, words: str) -> None:
 
 def test_proof_body_is_attached_to_the_statement() -> None:
     statement = parse_statement("theorem foo (a : Nat) : a + 0 = a")
-    assert proof_code(statement, "by simp") == "theorem foo (a : Nat) : a + 0 = a :=\nby simp"
-    assert proof_code(statement, ":= rfl") == "theorem foo (a : Nat) : a + 0 = a :=\nrfl"
+    assert proof_code(statement, "by simp") == "theorem foo (a : Nat) : a + 0 = a\n:= by simp"
+    assert proof_code(statement, ":= rfl") == "theorem foo (a : Nat) : a + 0 = a\n:= rfl"
 
 
 def test_wrapper_says_theorem_even_for_a_lemma_statement() -> None:
     statement = parse_statement("lemma foo : True := by sorry")
-    assert proof_code(statement, "trivial") == "theorem foo : True :=\ntrivial"
+    assert proof_code(statement, "trivial") == "theorem foo : True\n:= trivial"
 
 
 def test_full_declaration_is_kept_as_written() -> None:

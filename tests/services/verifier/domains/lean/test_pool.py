@@ -80,7 +80,11 @@ async def test_honest_proof_passes_and_header_is_elaborated_once_per_repl(tmp_pa
 async def test_proof_body_without_declaration_is_attached_to_the_statement() -> None:
     async with lean() as verifier:
         result = await one(verifier, "by simp")
+        commented = await one(
+            verifier, "by simp", statement="theorem add_zero' (a : Nat) : a + 0 = a -- easy"
+        )
     assert result.status is Status.passed
+    assert commented.status is Status.passed, commented.detail
 
 
 async def test_response_with_lean_block_is_checked() -> None:
