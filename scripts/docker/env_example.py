@@ -58,7 +58,7 @@ COMPOSE_VARIABLES: list[tuple[str, str, str]] = [
     ("RLVR_INSTALL_MATHLIB", "false", "Also build Mathlib with its cache (several GB)."),
     ("RLVR_LEAN_TOOLCHAIN", "leanprover/lean4:v4.15.0", "Pinned Lean toolchain (elan name)."),
     ("RLVR_REPL_REV", "v4.15.0", "Pinned leanprover-community/repl rev (matches the toolchain)."),
-    ("RLVR_MATHLIB_REV", "v4.15.0", "Pinned Mathlib rev (matches the toolchain)."),
+    ("RLVR_MATHLIB_REV", "v4.15.0-patch1", "Pinned Mathlib rev (matches the toolchain)."),
     (
         "RLVR_PIP_INSTALL_ARGS",
         "",

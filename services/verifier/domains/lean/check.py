@@ -5,36 +5,52 @@ One proof costs three REPL commands on a warm REPL whose header env `H` is alrea
 1. reference (once per statement and REPL), run on `H`, giving env `R`:
 
        #print axioms _root_.NAME
-       axiom _root_.rlvr_ref_<r> <binders> : <type>
+       private theorem P.rlvr_ref_<r> <binders> : <type> := sorry
 
    The statement is elaborated here, in the header's clean environment, before the submission
-   exists, so nothing the submission does can change what it means. The first line is a probe:
-   it must fail ("unknown constant"), because if `NAME` already exists (a library theorem) the
-   check below would accept that constant without the submission proving anything.
+   exists, so nothing the submission does can change what it means; and it is elaborated the way
+   the proof's own `theorem NAME <binders> : <type>` is: as a theorem header (auto-bound implicits
+   apply, so `{α : Sort u}` needs no `universe u`; an `axiom` gets none), under the same prefix `P`
+   of `NAME` (`theorem Nat.foo` elaborates inside namespace `Nat`, so short names resolve alike;
+   `P` is empty for a root name). The `sorry` never reaches a verdict: only the reference's type is
+   used below. It is `private`, so its name is internal and `exact?`/`apply?`/`hint`/`rw?` never
+   offer it (they skip internal names), and an honest proof that searches the library cannot end
+   up depending on it. The first line is a probe: it must fail ("unknown constant"), because if
+   `NAME` already exists (a library theorem) the check below would accept that constant without
+   the submission proving anything.
 2. submission, on `R`: `section rlvr_sec_<n>` followed by the proof's code, giving env `S`.
    `<n>` is a fresh random nonce the submission cannot know.
 3. trusted check, on `S`, a separate command (so `#exit`, an unterminated comment or anything else
    in the submission cannot reach it):
 
+       end X  (one per scope the proof left open, innermost first: `noncomputable section`, ...)
        end rlvr_sec_<n>
-       theorem _root_.rlvr_chk_<n> : type_of% @_root_.rlvr_ref_<r> := @_root_.NAME
+       theorem _root_.rlvr_chk_<n> : type_of% @_root_.P.rlvr_ref_<r> := @_root_.NAME
        example := (@_root_.Eq.refl _ _ :
-         @_root_.Eq _ (type_of% @_root_.NAME) (type_of% @_root_.rlvr_ref_<r>))
+         @_root_.Eq _ (type_of% @_root_.NAME) (type_of% @_root_.P.rlvr_ref_<r>))
        #print axioms rlvr_chk_<n>
 
-   `end rlvr_sec_<n>` succeeds only if the submission closed every scope it opened, and drops all
-   of its `variable`s, `include`s, `open`s, `namespace`s and `set_option`s: the check elaborates
-   in the header's own scope. The theorem asks the kernel to accept the submission's `NAME` as a
-   proof of the *reference's* type, and the `#print axioms` of that theorem covers every axiom the
-   proof depends on. The `example` asks the kernel for `NAME`'s own type to be definitionally
-   equal to the reference's (so no coercion or instance can stand in between; universe levels
-   are unified, not fixed). Its reply must arrive, without any error, and must contain the axioms
-   line naming the nonce: a missing, forged or reordered reply fails.
+   A proof may leave scopes open (legal Lean: a file may end inside `noncomputable section`); the
+   check closes them (`open_scopes` reads them from the proof's code) and then our section, whose
+   name the submission cannot know, so `end rlvr_sec_<n>` fails if the proof closed our section
+   or if the scopes were not what the code says. Either way every `variable`, `include`, `open`,
+   `namespace` and `set_option` of the proof is gone: the check elaborates in the header's own
+   scope. The theorem asks the kernel to accept the submission's `NAME` as a proof of the
+   *reference's* type, and the `#print axioms` of that theorem covers every axiom the proof
+   depends on. The `example` asks the kernel for `NAME`'s own type to be definitionally equal to
+   the reference's (so no coercion or instance can stand in between; universe levels are
+   unified, not fixed). Its reply must arrive, without any error, and must contain the axioms line
+   naming the nonce: a missing or stale reply fails.
+
+   What the nonce does NOT do: code running inside the REPL reads every command on its stdin,
+   nonce and env ids included, and could print a reply in step. Such code is kept out by the
+   pre-check and contained by the REPL's container; no protocol detail here is a defence
+   against it.
 
 A proof passes only if the submission's reply has no error and no `sorry` (the `sorries` field or
 the "declaration uses sorry" warning in any quoting), the check's reply has no error, and the
 axioms are a subset of `propext`, `Classical.choice`, `Quot.sound` (so `sorryAx`,
-`Lean.ofReduceBool`, the reference axiom itself and any new `axiom` all fail).
+`Lean.ofReduceBool` and any new `axiom` all fail).
 """
 
 from __future__ import annotations
@@ -43,6 +59,7 @@ import re
 import secrets
 from dataclasses import dataclass
 
+from services.verifier.domains.lean.lexer import visible_code
 from services.verifier.domains.lean.protocol import LeanMessage, Reply
 from services.verifier.domains.lean.source import Statement
 
@@ -63,10 +80,10 @@ def new_nonce() -> str:
 
 @dataclass(frozen=True)
 class CheckNames:
-    """The names one check uses: the reference axiom, the section and the check theorem."""
+    """The names one check uses: the reference theorem, the section and the check theorem."""
 
     target: str  # the statement's NAME
-    reference: str
+    reference: str  # the reference's full name, under NAME's prefix
     section: str
     check: str
 
@@ -76,14 +93,18 @@ class CheckNames:
         return cls(target, reference, f"rlvr_sec_{nonce}", f"rlvr_chk_{nonce}")
 
 
-def reference_name() -> str:
-    return f"rlvr_ref_{new_nonce()}"
+def reference_name(statement: Statement) -> str:
+    """A fresh reference name under the statement's own prefix (`Nat.foo` -> `Nat.rlvr_ref_…`)."""
+    prefix, dot, _ = statement.name.rpartition(".")
+    return f"{prefix}{dot}rlvr_ref_{new_nonce()}"
 
 
 def reference_command(statement: Statement, reference: str) -> str:
-    """The name probe on line 1, then the reference axiom from line 2 on."""
+    """The name probe on line 1, then the reference theorem from line 2 on."""
     probe = f"#print axioms _root_.{statement.name}"
-    return f"{probe}\n{statement.declaration(name=f'_root_.{reference}', keyword='axiom')}"
+    declaration = statement.declaration(name=reference, keyword="private theorem")
+    # `:=` on its own line: a statement ending in a `--` comment cannot swallow it
+    return f"{probe}\n{declaration}\n  := sorry"
 
 
 def judge_reference(reply: Reply, statement: Statement) -> str | None:
@@ -112,10 +133,63 @@ def submission_command(code: str, names: CheckNames) -> str:
 SUBMISSION_LINE_OFFSET = 1
 
 
-def check_command(names: CheckNames) -> str:
+_SCOPE = re.compile(
+    r"(?<![\w'.])(?P<kind>noncomputable\s+section|section|namespace|mutual|end)(?![\w'!?])"
+    r"(?:[ \t]+(?P<name>«[^»]*»(?:\.«[^»]*»|\.[^\W\d][\w'!?]*)*|[^\W\d][\w'!?.«»]*))?"
+)
+# Words that may follow `section`/`end` on a line without being its name.
+_NOT_A_SCOPE_NAME = frozenset(
+    {
+        "theorem",
+        "lemma",
+        "def",
+        "example",
+        "open",
+        "variable",
+        "section",
+        "namespace",
+        "end",
+        "noncomputable",
+        "instance",
+        "abbrev",
+        "set_option",
+        "universe",
+        "attribute",
+        "private",
+        "protected",
+        "in",
+        "where",
+    }
+)
+
+
+def open_scopes(code: str) -> list[str]:
+    """The names of the scopes `code` leaves open, innermost first (`""` for an anonymous
+    section), as `end` needs them; `[]` when it closes more than it opens (our section then
+    fails to close, which fails the check)."""
+    text = visible_code(code)
+    stack: list[str] = []
+    for match in _SCOPE.finditer(code if text is None else text):
+        kind, name = match["kind"], match["name"] or ""
+        if name in _NOT_A_SCOPE_NAME:
+            name = ""
+        if kind == "end":
+            if not stack:
+                return []
+            stack.pop()
+        elif kind != "mutual":
+            stack.append(name)
+        else:
+            stack.append("\0mutual")
+    return [name for name in reversed(stack) if name != "\0mutual"]
+
+
+def check_command(names: CheckNames, scopes: list[str] | tuple[str, ...] = ()) -> str:
+    """The trusted check; `scopes` are the ones the proof left open (see `open_scopes`)."""
     target, reference = f"@_root_.{names.target}", f"@_root_.{names.reference}"
+    closing = "".join(f"end {name}".rstrip() + "\n" for name in scopes)
     return (
-        f"end {names.section}\n"
+        closing + f"end {names.section}\n"
         f"theorem _root_.{names.check} : type_of% {reference} := {target}\n"
         f"example := (@_root_.Eq.refl _ _ : "
         f"@_root_.Eq _ (type_of% {target}) (type_of% {reference}))\n"
@@ -181,8 +255,8 @@ def judge_submission(reply: Reply) -> Judgement | None:
 
 def _check_error_detail(error: LeanMessage, names: CheckNames) -> str:
     text = first_line(error.text)
-    if error.line == 1 or names.section in error.text:
-        return f"the proof left a `namespace`/`section` open or closed one it did not open: {text}"
+    if "'end'" in error.text or names.section in error.text:
+        return f"the proof closed a `namespace`/`section` it did not open: {text}"
     if names.target in error.text and ("unknown" in text or "ambiguous" in text):
         return f"no unique declaration named `{names.target}` after the proof: {text}"
     return f"`{names.target}` does not prove the statement as given: {text}"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from services.verifier.domains.lean.config import LeanSettings
 from services.verifier.domains.lean.protocol import LeanMessage, Reply
-from services.verifier.domains.lean.repl import Repl, ReplCrashed, ReplTimeout
+from services.verifier.domains.lean.repl import Repl, ReplBase, ReplCrashed, ReplTimeout
 from services.verifier.errors import Overloaded
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ class HeaderFailed(Exception):
 class WarmRepl:
     """A REPL with its header elaborated (`header_env`) and the references it already built."""
 
-    repl: Repl
+    repl: ReplBase
     header: str
     header_env: int
     header_messages: tuple[LeanMessage, ...] = ()
@@ -56,17 +56,18 @@ class WarmRepl:
             raise
 
 
-ReplFactory = Callable[[LeanSettings], Repl]
+ReplFactory = Callable[[LeanSettings], ReplBase]
 
 
-def default_factory(settings: LeanSettings) -> Repl:
+def process_factory(settings: LeanSettings) -> Repl:
+    """UNSAFE development REPLs (children of the service); containers are `LeanContainers`."""
     return Repl(
         settings.command(), cwd=settings.working_dir(), memory_limit_mb=settings.memory_limit_mb
     )
 
 
 class ReplPool:
-    def __init__(self, settings: LeanSettings, factory: ReplFactory = default_factory) -> None:
+    def __init__(self, settings: LeanSettings, factory: ReplFactory = process_factory) -> None:
         self.settings = settings
         self._factory = factory
         self._idle: dict[str, deque[WarmRepl]] = {}

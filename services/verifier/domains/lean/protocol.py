@@ -108,8 +108,10 @@ class ReplyFramer:
     A reply never contains a blank line, so at each blank line the reply, if one has started, is
     complete. Lines that are not part of it (a REPL build that echoes its input or logs progress
     to stdout) are dropped: the reply is the longest tail of the collected lines, starting at a
-    line that opens with `{`, that parses as JSON. A forged object printed by the submission can
-    still parse; the env numbering and the trusted check's nonce are what defeat that.
+    line that opens with `{`, that parses as JSON. An object printed by code running inside the
+    REPL would parse too, and such code sees our commands (nonces, env ids) on its stdin: what
+    keeps it out is the pre-check, and the container keeps whatever gets in from reaching
+    anything; framing and numbering only catch a REPL that is out of step by accident.
     """
 
     def __init__(self, max_chars: int = 64 * 1024 * 1024) -> None:

@@ -1,10 +1,15 @@
-"""One REPL process: start it capped, send commands, read replies, kill it at a deadline.
+"""One REPL: send commands, read replies, kill it at a deadline (the transport is a subclass's).
 
-The process runs in its own session (process group) so that `lake env repl` and anything it
-spawns die together; its address space is capped with RLIMIT_AS. A reply that does not come by
-the deadline gets the whole group SIGKILLed: Lean has no cooperative cancellation we could trust
-with an adversarial proof. Env ids are checked to follow the REPL's own numbering (one new env per
-command), so an out-of-step reply is a protocol error, not a verdict.
+`ReplBase` holds the exchange every REPL shares: a command out, a framed reply in, a deadline
+after which the REPL is killed (Lean has no cooperative cancellation we could trust with an
+adversarial proof), and a check that env ids follow the REPL's own numbering (an out-of-step reply
+means the stream is not what we think, so the REPL is retired). That numbering is bookkeeping,
+not a defence: code running inside a REPL sees every command on its stdin and could forge replies
+in step; what stops it is that such code never runs there (the pre-check) and that whatever runs
+there is locked in a container (`container.py`).
+
+`Repl` here is the UNSAFE development transport: a child process of the service, in its own
+session (so `lake env repl` and what it spawns die together), address space capped with RLIMIT_AS.
 """
 
 from __future__ import annotations
@@ -48,8 +53,97 @@ def _limit_memory(memory_mb: int) -> Callable[[], None] | None:
     return apply
 
 
-class Repl:
-    """A started REPL. Not safe for concurrent use: the pool hands it to one task at a time."""
+class ReplBase:
+    """A REPL's command/reply exchange over some transport. Not safe for concurrent use: the
+    pool hands a REPL to one task at a time."""
+
+    def __init__(self) -> None:
+        self.proofs = 0
+        self._next_env = 0
+        self._stderr_tail = ""
+
+    # -- the transport (subclasses) ---------------------------------------------------------
+    @property
+    def is_alive(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def is_started(self) -> bool:
+        raise NotImplementedError
+
+    async def start(self) -> None:
+        raise NotImplementedError
+
+    async def kill(self) -> None:
+        raise NotImplementedError
+
+    async def _send(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def _readline(self) -> bytes:
+        """One line of the REPL's stdout (b"" at its end)."""
+        raise NotImplementedError
+
+    async def _exit_detail(self) -> str:
+        raise NotImplementedError
+
+    def rss_mb(self) -> float | None:
+        return None
+
+    def stderr_tail(self) -> str:
+        return self._stderr_tail.strip()[-500:]
+
+    def _add_stderr(self, text: str) -> None:
+        self._stderr_tail = (self._stderr_tail + text)[-_STDERR_TAIL:]
+
+    # -- the exchange -----------------------------------------------------------------------
+    async def run(self, cmd: str, env: int | None, timeout_s: float) -> Reply:
+        """Send one command and return its reply; kill the REPL if it is late."""
+        if not self.is_started:
+            raise ReplCrashed("REPL was never started")
+        if not self.is_alive:
+            raise ReplCrashed(await self._exit_detail())
+        try:
+            return await asyncio.wait_for(self._exchange(cmd, env), timeout=max(timeout_s, 0.001))
+        except TimeoutError:
+            await self.kill()
+            raise ReplTimeout(f"no reply within {timeout_s:.1f} s") from None
+        except ProtocolError as exc:
+            await self.kill()
+            raise ReplCrashed(f"REPL protocol failure: {exc}") from exc
+        except (ConnectionError, BrokenPipeError, OSError) as exc:
+            detail = await self._exit_detail()
+            await self.kill()
+            raise ReplCrashed(detail) from exc
+
+    async def _exchange(self, cmd: str, env: int | None) -> Reply:
+        await self._send(encode_command(cmd, env))
+        framer = ReplyFramer()
+        while True:
+            try:
+                raw = await self._readline()
+            except (ValueError, asyncio.LimitOverrunError) as exc:  # one line over the limit
+                raise ProtocolError(f"REPL output line too long: {exc}") from exc
+            if not raw:
+                detail = await self._exit_detail()
+                await self.kill()
+                raise ReplCrashed(detail)
+            obj = framer.feed(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            if obj is None:
+                continue
+            reply = parse_reply(obj)
+            if reply.env is not None:
+                if reply.env != self._next_env:
+                    raise ProtocolError(
+                        f"reply env {reply.env} out of step (expected {self._next_env})"
+                    )
+                self._next_env += 1
+            return reply
+
+
+class Repl(ReplBase):
+    """UNSAFE (development only): a REPL as a child process of the service, sharing its user,
+    files, network and Docker socket. The default is `ContainerRepl`."""
 
     def __init__(
         self,
@@ -58,15 +152,13 @@ class Repl:
         memory_limit_mb: int = 0,
         env: dict[str, str] | None = None,
     ) -> None:
+        super().__init__()
         self.argv = list(argv)
         self.cwd = cwd
         self.memory_limit_mb = memory_limit_mb
         self.env = env
-        self.proofs = 0
         self._process: asyncio.subprocess.Process | None = None
-        self._stderr_tail = ""
         self._stderr_task: asyncio.Task[None] | None = None
-        self._next_env = 0
 
     @property
     def pid(self) -> int | None:
@@ -96,56 +188,20 @@ class Repl:
             chunk = await self._process.stderr.read(4096)
             if not chunk:
                 return
-            tail = self._stderr_tail + chunk.decode("utf-8", "replace")
-            self._stderr_tail = tail[-_STDERR_TAIL:]
+            self._add_stderr(chunk.decode("utf-8", "replace"))
 
-    def stderr_tail(self) -> str:
-        return self._stderr_tail.strip()[-500:]
+    @property
+    def is_started(self) -> bool:
+        return self._process is not None
 
-    async def run(self, cmd: str, env: int | None, timeout_s: float) -> Reply:
-        """Send one command and return its reply; kill the REPL if it is late."""
-        if self._process is None:
-            raise ReplCrashed("REPL was never started")
-        if not self.is_alive:
-            raise ReplCrashed(await self._exit_detail())
-        try:
-            return await asyncio.wait_for(self._exchange(cmd, env), timeout=max(timeout_s, 0.001))
-        except TimeoutError:
-            await self.kill()
-            raise ReplTimeout(f"no reply within {timeout_s:.1f} s") from None
-        except ProtocolError as exc:
-            await self.kill()
-            raise ReplCrashed(f"REPL protocol failure: {exc}") from exc
-        except (ConnectionError, BrokenPipeError) as exc:
-            detail = await self._exit_detail()
-            await self.kill()
-            raise ReplCrashed(detail) from exc
-
-    async def _exchange(self, cmd: str, env: int | None) -> Reply:
-        assert self._process and self._process.stdin and self._process.stdout
-        self._process.stdin.write(encode_command(cmd, env))
+    async def _send(self, data: bytes) -> None:
+        assert self._process and self._process.stdin
+        self._process.stdin.write(data)
         await self._process.stdin.drain()
-        framer = ReplyFramer()
-        while True:
-            try:
-                raw = await self._process.stdout.readline()
-            except (ValueError, asyncio.LimitOverrunError) as exc:  # one line over the limit
-                raise ProtocolError(f"REPL output line too long: {exc}") from exc
-            if not raw:
-                detail = await self._exit_detail()
-                await self.kill()
-                raise ReplCrashed(detail)
-            obj = framer.feed(raw.decode("utf-8", "replace").rstrip("\r\n"))
-            if obj is None:
-                continue
-            reply = parse_reply(obj)
-            if reply.env is not None:
-                if reply.env != self._next_env:
-                    raise ProtocolError(
-                        f"reply env {reply.env} out of step (expected {self._next_env})"
-                    )
-                self._next_env += 1
-            return reply
+
+    async def _readline(self) -> bytes:
+        assert self._process and self._process.stdout
+        return await self._process.stdout.readline()
 
     async def _exit_detail(self) -> str:
         """`REPL exited (code N); stderr: ...`, after letting the exit and stderr settle."""

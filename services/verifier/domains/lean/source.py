@@ -60,10 +60,11 @@ def declares(code: str, name: str) -> bool:
 def proof_code(statement: Statement, proof: str) -> str:
     """The submission as Lean code: a full declaration as given, or `statement := proof`.
 
-    The wrapper always says `theorem` (core Lean has no `lemma`)."""
+    The wrapper always says `theorem` (core Lean has no `lemma`); `:=` starts a new line, so a
+    statement that ends in a `--` comment cannot swallow it."""
     if declares(proof, statement.name):
         return proof
     body = proof.strip()
     if body.startswith(":="):
         body = body[2:].lstrip()
-    return f"{statement.declaration(keyword='theorem')} :=\n{body}"
+    return f"{statement.declaration(keyword='theorem')}\n:= {body}"

@@ -1,7 +1,9 @@
 """LeanVerifier: pre-check, then reference + submission + trusted check on a warm REPL, per item.
 
-Without a toolchain (`repl` not found) the verifier still starts: `/health` says why it is not ok
-and every item that passed the pre-check gets an `error` verdict (reward null) with that detail,
+Every REPL runs in a locked-down container (`container.py`) unless the settings ask for the
+UNSAFE development mode. Without a toolchain (no Lean image, no Docker engine, or with
+`unsafe_process` no `repl` binary) the verifier still starts: `/health` says why it is not ok and
+every item that passed the pre-check gets an `error` verdict (reward null) with that detail,
 without waiting. Items are judged concurrently, as many at once as the pool has REPLs.
 """
 
@@ -26,12 +28,14 @@ from services.verifier.domains.lean.check import (
     judge_check,
     judge_reference,
     judge_submission,
+    open_scopes,
     reference_command,
     reference_name,
     shift_lines,
     submission_command,
 )
 from services.verifier.domains.lean.config import LeanSettings
+from services.verifier.domains.lean.container import LeanContainers
 from services.verifier.domains.lean.pool import HeaderFailed, ReplPool, WarmRepl
 from services.verifier.domains.lean.precheck import precheck
 from services.verifier.domains.lean.protocol import LeanMessage, Reply
@@ -124,15 +128,17 @@ def _result(
 
 
 class LeanVerifier:
-    def __init__(self, settings: LeanSettings, pool: ReplPool | None) -> None:
+    def __init__(
+        self, settings: LeanSettings, pool: ReplPool | None, unavailable: str | None = None
+    ) -> None:
         self.settings = settings
         self.pool = pool
         self.proof_crashes = 0  # REPLs killed by a submission (each crash, retried or not)
-        self.unavailable = (
-            "disabled by settings (VERIFIER_LEAN__IS_ENABLED=false)"
-            if not settings.is_enabled
-            else find_toolchain(settings)
-        )
+        if not settings.is_enabled:
+            unavailable = "disabled by settings (VERIFIER_LEAN__IS_ENABLED=false)"
+        elif unavailable is None and not settings.is_sandboxed:
+            unavailable = find_toolchain(settings)
+        self.unavailable = unavailable
 
     # -- preparation (no Lean) -------------------------------------------------------------
     def _prepare(self, index: int, item: LeanItem, started: float) -> Job | LeanResult:
@@ -177,7 +183,7 @@ class LeanVerifier:
         if cached is not None:
             warm.references.move_to_end(key)
             return cached
-        name = reference_name()
+        name = reference_name(statement)
         reply = await warm.run(
             reference_command(statement, name), warm.header_env, deadline - time.monotonic()
         )
@@ -207,7 +213,10 @@ class LeanVerifier:
             if reply.env is None:
                 return _result(job.item, Status.error, "the REPL gave no env", started, messages)
             check_reply = await _run_proof(
-                warm, check_command(names), reply.env, deadline - time.monotonic()
+                warm,
+                check_command(names, open_scopes(job.code)),
+                reply.env,
+                deadline - time.monotonic(),
             )
             verdict = judge_check(check_reply.since(raw.messages), names)
         status = Status.passed if verdict.is_passed else Status.failed
@@ -274,6 +283,7 @@ class LeanVerifier:
 
     def health(self) -> DomainHealth:
         stats: dict[str, object] = {
+            "isolation": self.settings.isolation,
             "lean_toolchain": self.settings.lean_toolchain,
             "repl_rev": self.settings.repl_rev,
             "mathlib_rev": self.settings.mathlib_rev,
@@ -296,7 +306,31 @@ async def open_lean_verifier(settings: LeanSettings) -> AsyncIterator[LeanVerifi
         log.warning("Lean verifier unavailable: %s", probe.unavailable)
         yield probe
         return
-    pool = ReplPool(settings)
+    containers: LeanContainers | None = None
+    if settings.is_sandboxed:
+        try:
+            containers = LeanContainers(settings)
+        except (OSError, ReplCrashed) as exc:  # a bad docker_host or preamble path
+            why = f"Lean sandbox unavailable: {exc}"
+            log.warning("Lean verifier unavailable: %s", why)
+            yield LeanVerifier(settings, None, why)
+            return
+        unavailable = await containers.unavailable()
+        if unavailable:
+            await containers.close()
+            log.warning("Lean verifier unavailable: %s", unavailable)
+            yield LeanVerifier(settings, None, unavailable)
+            return
+        removed = await containers.cleanup_stale()
+        if removed:
+            log.info("removed %d Lean containers left by a dead service", removed)
+        pool = ReplPool(settings, containers)
+    else:
+        log.warning(
+            "Lean REPLs run as UNSAFE local processes (VERIFIER_LEAN__ISOLATION=unsafe_process): "
+            "code run by a proof can reach this service's files, network and Docker socket"
+        )
+        pool = ReplPool(settings)
     verifier = LeanVerifier(settings, pool)
     prewarm = asyncio.create_task(pool.prewarm(settings.default_header))
     try:
@@ -306,3 +340,5 @@ async def open_lean_verifier(settings: LeanSettings) -> AsyncIterator[LeanVerifi
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await prewarm
         await pool.close()
+        if containers is not None:
+            await containers.close()

@@ -15,8 +15,10 @@ from services.verifier.domains.lean.check import (
     judge_check,
     judge_reference,
     judge_submission,
+    open_scopes,
     parse_axioms,
     reference_command,
+    reference_name,
     shift_lines,
     submission_command,
 )
@@ -77,12 +79,48 @@ def test_bad_statement_is_rejected(text: str) -> None:
         parse_statement(text)
 
 
-def test_reference_probes_the_name_then_declares_an_axiom_with_the_same_signature() -> None:
-    statement = parse_statement("theorem foo (a : Nat) : a + 0 = a := by sorry")
+def test_reference_probes_the_name_then_declares_a_private_sorried_theorem() -> None:
+    # A theorem header (auto-bound implicits, as the proof's), private (library search skips it).
+    statement = parse_statement("theorem foo {α : Sort u} (a : α) : a = a := by sorry")
     assert reference_command(statement, "rlvr_ref_x").splitlines() == [
         "#print axioms _root_.foo",
-        "axiom _root_.rlvr_ref_x (a : Nat) : a + 0 = a",
+        "private theorem rlvr_ref_x {α : Sort u} (a : α) : a = a",
+        "  := sorry",
     ]
+
+
+def test_a_statement_ending_in_a_comment_cannot_swallow_the_proof() -> None:
+    statement = parse_statement("theorem foo : True -- the easy one")
+    assert proof_code(statement, "trivial").splitlines()[-1] == ":= trivial"
+    assert reference_command(statement, "r").splitlines()[-1] == "  := sorry"
+
+
+def test_reference_lives_under_the_statements_prefix() -> None:
+    # `theorem Nat.foo` is elaborated inside namespace Nat; so is `Nat.rlvr_ref_…`.
+    dotted = reference_name(parse_statement("theorem Nat.Prime.foo : True"))
+    assert dotted.startswith("Nat.Prime.rlvr_ref_") and len(dotted) > 30
+    assert reference_name(parse_statement("theorem foo : True")).startswith("rlvr_ref_")
+    assert reference_name(parse_statement("theorem foo : True")) != reference_name(
+        parse_statement("theorem foo : True")
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "scopes"),
+    [
+        ("theorem t : True := trivial", []),
+        ("noncomputable section\ntheorem t : True := trivial", [""]),
+        ("namespace A.B\nsection S\nnoncomputable section\nend\n", ["S", "A.B"]),
+        ("namespace X\nend X\nsection\nend", []),
+        ("section\nend\nend", []),  # closes one more than it opens: our section fails to close
+        ("-- namespace X\n/- section Y -/\ntheorem t : True := trivial", []),
+        ("namespace X\ntheorem t : True := trivial\nsection\nvariable (n : Nat)\nend", ["X"]),
+        ("mutual\ntheorem a : True := trivial\ntheorem b : True := trivial\nend", []),
+        ("section\ntheorem t : True := trivial", [""]),
+    ],
+)
+def test_open_scopes_are_read_from_the_code_outside_comments(code: str, scopes: list[str]) -> None:
+    assert open_scopes(code) == scopes
 
 
 def test_reference_is_usable_when_only_the_probe_failed() -> None:
@@ -118,13 +156,13 @@ def test_unusable_reference_says_why(reply: dict, words: str) -> None:
 
 def test_proof_body_is_attached_to_the_statement() -> None:
     statement = parse_statement("theorem foo (a : Nat) : a + 0 = a")
-    assert proof_code(statement, "by simp") == "theorem foo (a : Nat) : a + 0 = a :=\nby simp"
-    assert proof_code(statement, ":= rfl") == "theorem foo (a : Nat) : a + 0 = a :=\nrfl"
+    assert proof_code(statement, "by simp") == "theorem foo (a : Nat) : a + 0 = a\n:= by simp"
+    assert proof_code(statement, ":= rfl") == "theorem foo (a : Nat) : a + 0 = a\n:= rfl"
 
 
 def test_wrapper_says_theorem_even_for_a_lemma_statement() -> None:
     statement = parse_statement("lemma foo : True := by sorry")
-    assert proof_code(statement, "trivial") == "theorem foo : True :=\ntrivial"
+    assert proof_code(statement, "trivial") == "theorem foo : True\n:= trivial"
 
 
 def test_full_declaration_is_kept_as_written() -> None:
@@ -143,6 +181,12 @@ def test_last_lean_block_of_a_response_is_taken() -> None:
 
 
 # -- commands ------------------------------------------------------------------------------
+def test_check_closes_the_scopes_the_proof_left_open_then_our_section() -> None:
+    lines = check_command(NAMES, ["", "X.Y"]).splitlines()
+    assert lines[:3] == ["end", "end X.Y", "end rlvr_sec_n1"]
+    assert lines[3].startswith("theorem _root_.rlvr_chk_n1 : ")
+
+
 def test_submission_runs_inside_a_nonce_section_closed_by_the_check() -> None:
     sub = submission_command("theorem add_comm' : True := trivial", NAMES)
     assert sub.splitlines()[0] == "section rlvr_sec_n1"
@@ -266,7 +310,7 @@ def test_check_with_standard_axioms_passes() -> None:
         ),
         (
             {"env": 5, "messages": [msg("error", "invalid 'end', name mismatch", 1)]},
-            "namespace`/`section` open",
+            "closed a `namespace`/`section`",
         ),
         (
             {"env": 5, "messages": [msg("error", "unknown identifier 'add_comm''", 2)]},

@@ -51,6 +51,7 @@ if [ "$1" = build ] && [ "$2" = repl ]; then
   chmod +x .lake/build/bin/repl
 fi
 if [ "$1" = env ]; then shift; LEAN_PATH=/fake/mathlib/lib; export LEAN_PATH; exec "$@"; fi
+if [ "$2" = --no-build ] && [ -n "$STUB_NO_CACHE" ]; then exit 3; fi
 """,
 }
 
@@ -93,6 +94,8 @@ def test_core_install_builds_the_pinned_repl_and_a_working_launcher(tmp_path: Pa
     launcher = (prefix / "bin" / "repl").read_text()
     assert "LEAN_PATH" not in launcher  # no Mathlib: core Lean only
     assert "lake env" not in launcher  # no lake (nor its lock files) at run time
+    # the toolchain root, so the REPL does not spawn `lean --print-prefix` per command
+    assert f'LEAN_SYSROOT="{prefix}/elan/tc"; export LEAN_SYSROOT' in launcher
     versions = (prefix / "versions.env").read_text()
     assert "VERIFIER_LEAN__REPL_REV=v9.9.9" in versions
     assert "MATHLIB" not in versions
@@ -104,6 +107,7 @@ def test_mathlib_install_bakes_mathlibs_search_path_into_the_launcher(tmp_path: 
     assert done.returncode == 0, done.stderr
     assert "mathlib4 fetch -q --depth 1 origin v9.9.8" in calls
     assert "lake exe cache get" in calls
+    assert "lake build --no-build Mathlib" in calls  # all from the cache, or the install fails
     assert f"lake env printenv LEAN_PATH (in {tmp_path}/lean/mathlib4)" in calls
     launcher = (tmp_path / "lean" / "bin" / "repl").read_text()
     assert 'LEAN_PATH="/fake/mathlib/lib"; export LEAN_PATH' in launcher
@@ -111,6 +115,25 @@ def test_mathlib_install_bakes_mathlibs_search_path_into_the_launcher(tmp_path: 
     assert "VERIFIER_LEAN__MATHLIB_REV=v9.9.8" in versions
     assert "VERIFIER_LEAN__DEFAULT_HEADER=import Mathlib" in versions
     assert "REPL answers" in done.stderr
+
+
+def test_mathlib_install_fails_when_the_cache_leaves_something_to_build(tmp_path: Path) -> None:
+    done, _ = run_script(tmp_path, INSTALL_MATHLIB="true", STUB_NO_CACHE="1")
+    assert done.returncode != 0
+    assert "cache for v4.15.0-patch1 is incomplete" in done.stderr
+
+
+def test_launcher_exports_the_sysroot_to_the_repl(tmp_path: Path) -> None:
+    done, _ = run_script(tmp_path)
+    assert done.returncode == 0, done.stderr
+    launcher = tmp_path / "lean" / "bin" / "repl"
+    shown = subprocess.run(
+        ["sh", "-c", f'sed "s|^exec .*|echo $LEAN_SYSROOT; exec env|" {launcher} | sh'],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+    assert f"LEAN_SYSROOT={tmp_path}/lean/elan/tc" in shown.stdout
 
 
 def test_mismatched_toolchain_pin_is_refused(tmp_path: Path) -> None:

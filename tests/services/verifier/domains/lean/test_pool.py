@@ -3,6 +3,10 @@
 `fake_repl.py` is a test double speaking the REPL's JSON protocol; it is not Lean. What these
 tests show is that our side (processes, framing, env bookkeeping, the three-command check, the
 verdicts) behaves; what Lean itself decides is covered by `test_real_lean.py` where Lean exists.
+
+These plumbing tests run the stand-in as an UNSAFE local process (`isolation="unsafe_process"`)
+because several read host files it writes (call logs, crash markers); the same behaviours in the
+production isolation, a locked-down container, are in `test_container.py`.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ from services.verifier.domains.lean.verifier import LeanVerifier, open_lean_veri
 from services.verifier.errors import Overloaded
 from services.verifier.schemas.common import Status
 from services.verifier.schemas.lean import LeanItem, LeanResult
+from tests.services.verifier.domains.lean.support import FAKE_REPL
 
-FAKE_REPL = Path(__file__).with_name("fake_repl.py")
 STATEMENT = "theorem add_zero' (a : Nat) : a + 0 = a := by sorry"
 HONEST = "theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp"
 
@@ -41,7 +45,7 @@ async def lean(
         command = f"env FAKE_REPL_LOG={log} {command}"
     if accumulate:
         command = f"env FAKE_REPL_ACCUMULATE=1 {command}"
-    settings = LeanSettings(repl_command=command, **overrides)
+    settings = LeanSettings(isolation="unsafe_process", repl_command=command, **overrides)
     async with open_lean_verifier(settings) as verifier:
         yield verifier
 
@@ -76,7 +80,11 @@ async def test_honest_proof_passes_and_header_is_elaborated_once_per_repl(tmp_pa
 async def test_proof_body_without_declaration_is_attached_to_the_statement() -> None:
     async with lean() as verifier:
         result = await one(verifier, "by simp")
+        commented = await one(
+            verifier, "by simp", statement="theorem add_zero' (a : Nat) : a + 0 = a -- easy"
+        )
     assert result.status is Status.passed
+    assert commented.status is Status.passed, commented.detail
 
 
 async def test_response_with_lean_block_is_checked() -> None:
@@ -104,8 +112,12 @@ async def test_response_with_lean_block_is_checked() -> None:
             "no unique declaration",
         ),
         (
-            "namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp",
-            "namespace`/`section` open",
+            "end\ntheorem add_zero' (a : Nat) : a + 0 = a := by simp",
+            "Lean error",  # closing our section is an error of the submission itself
+        ),
+        (
+            "namespace X\nend X\nend X\ntheorem add_zero' (a : Nat) : a + 0 = a := by simp",
+            "Lean error",
         ),
         ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp -- fake: error", "Lean error"),
         ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp -- fake: check_silent", "missing"),
@@ -116,6 +128,64 @@ async def test_cheats_fail_with_a_reason(proof: str, words: str) -> None:
         result = await one(verifier, proof)
     assert result.status is Status.failed and result.reward == 0.0
     assert words in result.detail
+
+
+@pytest.mark.parametrize(
+    "proof",
+    [
+        "noncomputable section\n" + HONEST,
+        "namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp",
+        "section\nvariable (k : Nat)\nnamespace Y\nsection Z\n"
+        "theorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp",
+        "namespace X\nend X\nnoncomputable section Foo\n"
+        + HONEST.replace("add_zero'", "_root_.add_zero'"),
+    ],
+    ids=["noncomputable-section", "namespace", "nested", "closed-then-open"],
+)
+async def test_a_proof_may_leave_scopes_open(proof: str) -> None:
+    # Legal Lean (a file may end inside `noncomputable section`): the check closes them.
+    async with lean() as verifier:
+        result = await one(verifier, proof)
+    assert result.status is Status.passed, result.detail
+
+
+async def test_statement_with_an_unbound_universe_is_elaborated_like_the_proof_header() -> None:
+    # An `axiom` gets no auto-bound implicits; the reference is a theorem header, like the proof.
+    statement = "theorem refl' {α : Sort u} (x : α) : x = x"
+    async with lean() as verifier:
+        result = await one(verifier, "rfl", statement=statement)
+    assert result.status is Status.passed, result.detail
+
+
+async def test_dotted_statement_name_resolves_short_names_like_the_proof() -> None:
+    # `theorem Nat.foo` elaborates inside namespace Nat: `myconst` there means `Nat.myconst`,
+    # in the proof and (since the reference is `Nat.rlvr_ref_…`) in the reference alike. A
+    # reference at the root would read the root `myconst` and fail this honest proof.
+    header = "-- FAKE_HEADER_DEFINES Nat.myconst\n-- FAKE_HEADER_DEFINES myconst"
+    statement = "theorem Nat.foo : myconst = myconst"
+    async with lean() as verifier:
+        good = await one(verifier, "rfl", statement=statement, header=header)
+        other = await one(
+            verifier,
+            "theorem Nat.foo : _root_.myconst = _root_.myconst := rfl",
+            statement=statement,
+            header=header,
+        )
+    assert good.status is Status.passed, good.detail
+    assert other.status is Status.failed  # the root constant: another statement
+
+
+async def test_library_search_never_finds_the_reference() -> None:
+    # `exact?` skips internal names; a public reference would be found first and the honest
+    # proof would then depend on its `sorry`.
+    proof = (
+        "theorem helper (a : Nat) : a + 0 = a := by simp\n"
+        "theorem add_zero' (a : Nat) : a + 0 = a := by exact?"
+    )
+    async with lean() as verifier:
+        result = await one(verifier, proof)
+    assert result.status is Status.passed, result.detail
+    assert any("exact helper" in m.text for m in result.messages)
 
 
 async def test_error_messages_are_returned_with_lines_of_the_proof() -> None:
@@ -301,7 +371,7 @@ async def test_malformed_statement_is_an_error_without_lean() -> None:
 
 
 async def test_without_a_toolchain_items_get_an_error_fast() -> None:
-    settings = LeanSettings(repl_path="/nonexistent/lean/repl")
+    settings = LeanSettings(isolation="unsafe_process", repl_path="/nonexistent/lean/repl")
     async with open_lean_verifier(settings) as verifier:
         health = verifier.health()
         started = time.monotonic()
@@ -331,7 +401,9 @@ async def test_concurrent_batches_share_the_pool_without_mixing_replies() -> Non
 
 
 async def test_repl_that_dies_at_start_is_an_error_and_health_says_so() -> None:
-    settings = LeanSettings(repl_command="sh -c 'echo boom >&2; exit 7'")
+    settings = LeanSettings(
+        isolation="unsafe_process", repl_command="sh -c 'echo boom >&2; exit 7'"
+    )
     async with open_lean_verifier(settings) as verifier:
         result = await one(verifier)
         health = verifier.health()
@@ -373,7 +445,8 @@ async def test_verdicts_hold_whether_or_not_replies_repeat_parent_messages(
         (warned, Status.passed),
         ("theorem add_zero' (a : Nat) : a + 0 = a := by\n  sorry", Status.failed),
         ("theorem add_zero' (a : Nat) : a + 0 = a + 0 := rfl", Status.failed),
-        ("namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp", Status.failed),
+        ("namespace X\ntheorem _root_.add_zero' (a : Nat) : a + 0 = a := by simp", Status.passed),
+        ("theorem add_zero' (a : Nat) : a + 0 = a + 0 := rfl", Status.failed),
         (HONEST + " -- fake: check_silent", Status.failed),
         (HONEST, Status.passed),  # the cached reference, reused
     ]

@@ -64,19 +64,20 @@ REFUSED = [
     ("@[term_elab Lean.Parser.Term.typeOf] def f := 0", "@[term_elab]"),
     ("@[tactic Lean.Parser.Tactic.decide] def f := 0", "@[tactic]"),
     ("@[macro Lean.Parser.Term.typeOf] def f := 0", "macro"),
+    ("theorem t : True := trivial\n-- fine\n#eval 1", "#eval"),
     ("@[delab app.Eq] def f := 0", "@[delab]"),
     ("@[app_unexpander Eq] def f := 0", "@[app_unexpander]"),
     ("@[init foo] def f := 0", "@[init]"),
     ("@[csimp] theorem f : @a = @b := rfl", "@[csimp]"),
-    ("@[norm_num _ + _] def f := 0", "@[norm_num]"),
+    ("@[norm_num _ + _] def f := 0", "@[norm_num …]"),
     ("@[simp, local command_elab x] def f := 0", "@[command_elab]"),
     ("attribute [local command_elab Lean.Parser.Command.printAxioms] f", "@[command_elab]"),
     ("@[aesop safe tactic] def f : Lean.Elab.Tactic.TacticM Unit := pure ()", "@[... tactic]"),
     ("@[builtin_command_elab x] def f := 0", "@[builtin_command_elab]"),
     ("@[command_parser] def f := 0", "@[command_parser]"),
     # brackets hidden in literals so that a naive reader ends the attribute list early
-    ('@[simp "]", norm_num x] def f := 0', "@[...]"),
-    ("@[simp ']', positivity x] def f := 0", "@[...]"),
+    ('@[simp "]", norm_num x] def f := 0', "@[norm_num …]"),
+    ("@[simp ']', positivity x] def f := 0", "@[positivity …]"),
     # spelling tricks
     ("«#exit»", "#exit"),
     ("#e\u200bxit", "#exit"),
@@ -85,11 +86,72 @@ REFUSED = [
     ("@[«command_elab» Lean.Parser.Command.printAxioms] def f := 0", "@[command_elab]"),
     ("@[«implemented_by» g] def f := 0", "implemented_by"),
     ("«unsafe» def f : Nat := 0", "unsafe"),
-    # in a comment or string it is refused too: we do not trust a comment scanner
-    ("-- #exit\ntheorem t : True := trivial", "#exit"),
-    ("/- macro_rules -/ theorem t : True := trivial", "macro_rules"),
+    # code after something that only looks like a comment or a string to a naive reader
     ('theorem t : True := trivial\n"--" #eval 1', "#eval"),
+    ("theorem t : True := trivial /- a /- nested -/ still a comment -/ #eval 1", "#eval"),
+    ("theorem t : Char := '\"' #eval 1 -- \"", "#eval"),
+    ("theorem t : Char := '\\'' #eval 1", "#eval"),
+    ("theorem t : True := trivial --\n#eval 1", "#eval"),
+    ("example := x <-- hidden?\n#exit", "#exit"),
+    # where our reading could differ from Lean's, everything is searched (strict mode)
+    ("theorem t := x <--#exit", "#exit"),  # `<-` is a token to Lean: no comment starts there
+    ('theorem t := f ⁻¹\'"\' x " #eval 1 "', "#eval"),  # `⁻¹'` is a Mathlib token
+    ('def s := s!"{#eval 1}"', "#eval"),  # braces of an interpolated string hold code
+    ('def s := r"raw" #eval 1', "#eval"),
+    ("theorem t : True := trivial /- unterminated #exit", "#exit"),
+    # a doc comment's body is read by Lean only after `/--` at a declaration; elsewhere (after a
+    # parse error) Lean reads on token by token: its body is searched like code
+    ("theorem t : True := (trivial\n/-- #eval 1 -/)", "#eval"),
+    ("def c := 2'\"' #eval 1 -- \"", "#eval"),  # a char literal right after a number
+    # a char literal may hold a line break: `'⏎'` then a string, not `'"'` then code
+    ("def c := '\n'\"' x \" #eval 1 \"", "#eval"),
+    # an escape Lean rejects ends its string in an error, and its recovery may read on as code
+    ('def s := "\\q #eval 1"', "#eval"),
+    ("def c := '\\q' #eval 1", "#eval"),
+    ("/-! #exit -/\ntheorem t : True := trivial", "#exit"),
+    ("theorem t (xж : Nat) : True := trivial\ndef yж'\"' #eval 1 -- \"", "#eval"),
     ("theorem t : True := by\n  trivial\x00", "'\\x00'"),
+    # the four code-running constructs of issue 17 and their family
+    ("theorem t : ∀ n : Nat, n + 0 = n := by\n  test_extern Nat.add 1 2", "test_extern"),
+    ("test_extern Nat.add 1 2", "test_extern"),
+    ("theorem t (n : Nat) : n = n := by plausible", "plausible"),
+    ("theorem t (n : Nat) : n = n := by slim_check", "plausible"),
+    ("theorem t : 2 ^ 10 = 1024 := by decide +native", "native"),
+    ("theorem t : 2 ^ 10 = 1024 := by decide (config := {native := true})", "native"),
+    ("theorem t : 2 ^ 10 = 1024 := by decide (config := { native := true })", "native"),
+    ("@[to_additive (attr := norm_num _ * _) x] def f := 0", "@[norm_num …]"),
+    ("@[to_additive (attr := positivity _ * _) x] def f := 0", "@[positivity …]"),
+    ("@[simps (attr := combinator_formatter x)] def f := 0", "@[combinator_formatter]"),
+    ("@[reassoc (attr := simp, command_elab x)] def f := 0", "@[command_elab]"),
+    ("@[to_additive (attr := to_additive (attr := init x))] def f := 0", "@[init]"),
+    ("#reduce (fun x => x) 1", "#command"),
+    ("#html <b>hi</b>", "#command"),
+    ("#test ∀ n : Nat, n = n", "#command"),
+    ("#sample Nat", "#command"),
+    ("#count_heartbeats in theorem t : True := trivial", "#command"),
+    ("theorem t : 2 = 2 := by bv_decide", "bv_decide"),
+    ("compile_inductive% Nat", "compile%"),
+    ("open Lean Elab Command in\ntheorem t : True := trivial", "meta code"),
+    ("def f : Lean.Elab.Command.CommandElabM Unit := pure ()", "meta code"),
+    ("def f (e : Expr) : MetaM Nat := evalExpr Nat (mkConst ``Nat) e", "meta code"),
+    ('def f : Nat := match (IO.println "x" : IO Unit) () with | _ => 0', "meta code"),
+    ("def f : Nat := (EStateM.run (pure 1 : EStateM Unit Unit Nat) ()).1", "meta code"),
+    ("def w : IO.RealWorld := ()", "meta code"),
+    ("theorem t : True := by\n  run_tac Lean.Elab.Tactic.evalTactic x", "run_tac"),
+    (
+        "def cfg : Lean.Meta.Simp.Config := {}\ntheorem t : True := by simp (config := cfg)",
+        "config :=",
+    ),
+    (
+        "def mk (n : Nat) := n\ntheorem t : True := by decide (config := { maxSteps := mk 1 })",
+        "config :=",
+    ),
+    ('@[extern "lean_x"] def f (n : Nat) : Nat := n', "extern"),
+    ("@[implemented_by g] opaque f : Nat", "implemented_by"),
+    ("@[export lean_f] def f (n : Nat) : Nat := n", "export"),
+    ("declare_syntax_cat foo", "declare_*"),
+    ("declare_config_elab elabCfg Foo", "declare_*"),
+    ("declare_simp_like_tactic x", "declare_*"),
 ]
 
 
@@ -127,6 +189,36 @@ HONEST = [
     "attribute [local instance] Classical.propDecidable\n"
     "set_option maxHeartbeats 400000 in\ntheorem t : True := by\n  /- a block comment -/ trivial",
     '@[to_additive "a doc, with a comma"] theorem t : True := trivial',
+    # issue 17: honest text the old whole-text search refused
+    "theorem t (n : Nat) : n = n := by\n  -- prefix sums: first the base case\n  rfl",
+    "-- notation, syntax, macro, export, unsafe, extern, #exit, #eval, run_cmd\n"
+    "theorem t : True := trivial",
+    "/- This uses no `macro_rules`, no `native_decide`, and no `#eval`. -/\n"
+    "theorem t : True := trivial",
+    "theorem t (prefix : List Nat) (h : prefix = []) : prefix.length = 0 := by simp [h]",
+    "theorem t (l : List Nat) (prefix : List Nat) : True := trivial",
+    "theorem t (declare_x : Nat) : declare_x = declare_x := rfl",
+    "theorem foo_delab (n : Nat) : n = n := rfl",
+    "theorem t (x_elab y_parser : Nat) : x_elab + y_parser = y_parser + x_elab := Nat.add_comm _ _",
+    "@[reassoc] theorem t : True := trivial",
+    "@[positivity] theorem t : True := trivial",
+    "@[always_inline] def f (n : Nat) : Nat := n",
+    "@[macro_inline] def f (n : Nat) : Nat := n",
+    "@[simp, reassoc] theorem t : True := trivial",
+    "@[to_additive (attr := simp) add_t] theorem t : True := trivial",
+    "@[simps (config := .lemmasOnly)] def e : Nat × Nat := (1, 2)",
+    'theorem t : "#eval".length = 5 := rfl',
+    'theorem t : "-- not a comment".length = 16 := by decide',
+    "theorem t : 'a' ≠ 'b' := by decide",
+    "theorem t : '\"' ≠ 'b' := by decide",
+    "theorem t (f : ℕ → ℕ) (s : Set ℕ) : f '' s = f '' s := rfl",
+    "theorem t (x : Nat) : x = x := by\n  simp (config := { decide := true })",
+    "theorem t : 2 ^ 10 = 1024 := by decide +kernel",
+    "theorem t (s : Finset ℕ) : #s = s.card := rfl",
+    "theorem t (p : Polynomial ℤ) : p.eval 0 = p.eval 0 := rfl",
+    "theorem t : True := by\n  trivial -- a `#eval 1` in a trailing comment",
+    "theorem t (h₁' : 1 = 1) : True := by\n  -- no #eval here\n  trivial",
+    "theorem t (x : ℝ) (hx : 0 < x) : 0 < x := by\n  /- not `native_decide` -/ exact hx",
 ]
 
 
@@ -167,8 +259,28 @@ def test_attribute_names_are_split_at_top_level_commas(body: str, names: list[st
 
 @pytest.mark.parametrize(
     "text",
-    ["@[" * 500_000, "a" * 1_000_000, "ab_ " * 250_000, "@[simp " + "(" * 1_000_000],
-    ids=["unclosed-attributes", "one-word", "many-words", "deep-brackets"],
+    [
+        "@[" * 500_000,
+        "a" * 1_000_000,
+        "ab_ " * 250_000,
+        "@[simp " + "(" * 1_000_000,
+        "'a' " * 250_000,
+        "-- x\n" * 200_000,
+        '"a" ' * 250_000,
+        "/- " * 330_000,
+        "h₁' " * 250_000,
+    ],
+    ids=[
+        "unclosed-attributes",
+        "one-word",
+        "many-words",
+        "deep-brackets",
+        "many-chars",
+        "many-comments",
+        "many-strings",
+        "unclosed-comments",
+        "many-primes",
+    ],
 )
 def test_precheck_stays_fast_on_a_megabyte_of_adversarial_text(text: str) -> None:
     started = time.perf_counter()

@@ -1,13 +1,17 @@
 """The real path: honest core-Lean proofs pass and every cheating pattern fails, on a REAL REPL.
 
-Runs wherever `lake` and the leanprover-community `repl` binary are on PATH (or `RLVR_LEAN_REPL`
-names the binary); skipped elsewhere with that reason. Everything is core Lean 4 (no Mathlib), so
-the toolchain alone is enough. No test here has ever run on the machine this was written on:
-no Lean toolchain can be installed there.
+Runs wherever a Lean toolchain exists: the Lean image (`RLVR_LEAN_IMAGE`, default
+`rlvr-lean:latest`, built from docker/lean/Dockerfile) on a Docker engine, in the production
+isolation; else `lake` and the leanprover-community `repl` on PATH (or `RLVR_LEAN_REPL` naming the
+binary), as UNSAFE local processes; skipped elsewhere with that reason. Everything is core Lean 4
+(no Mathlib). No test here has ever run on the machine this was written on: no Lean toolchain can
+be installed there.
 
-Cheats are checked twice where the pre-check would catch them: through the service (refused
-before Lean runs) and, as defence in depth, straight through the Lean part with the pre-check
-skipped, to show that the trusted check alone also rejects them.
+Every cheat is written so that it WOULD pass without the defence that stops it; each case says
+which defence that is. Cheats stopped by the trusted check are also run with the pre-check
+skipped (they must still fail). Cheats that only the pre-check stops are run without it too, and
+there they must PASS: that shows the cheat is real, and shows exactly where the check alone is not
+enough (see the notes: comparator's kernel replay would close the kernel-off case).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import shutil
 import time
 from typing import Any
 
+import docker
 import pytest
 
 from services.verifier.domains.lean.config import LeanSettings
@@ -27,12 +32,25 @@ from services.verifier.schemas.common import Status
 from services.verifier.schemas.lean import LeanItem, LeanResult
 
 REPL = os.environ.get("RLVR_LEAN_REPL") or shutil.which("repl")
+LEAN_IMAGE = os.environ.get("RLVR_LEAN_IMAGE", "rlvr-lean:latest")
+
+
+def _has_lean_image() -> bool:
+    try:
+        docker.from_env(timeout=10).images.get(LEAN_IMAGE)
+    except Exception:
+        return False
+    return True
+
+
+HAS_IMAGE = _has_lean_image()
 pytestmark = [
     pytest.mark.lean,
     pytest.mark.skipif(
-        not (REPL and shutil.which("lake")),
-        reason="needs a real Lean toolchain: `lake` and the leanprover-community `repl` on PATH "
-        "(none can be installed on this project's build machines)",
+        not HAS_IMAGE and not (REPL and shutil.which("lake")),
+        reason=f"needs a real Lean toolchain: the image {LEAN_IMAGE} on a Docker engine, or "
+        "`lake` and the leanprover-community `repl` on PATH (none can be installed on this "
+        "project's build machines)",
     ),
 ]
 
@@ -56,6 +74,25 @@ HONEST: list[tuple[str, str, str]] = [
     ("renamed-binders", ADD, "theorem add_comm' (x y : Nat) : x + y = y + x := Nat.add_comm x y"),
     ("open-in", ADD, f"open Nat in\n{ADD} := Nat.add_comm a b"),
     ("section-vars", ADD, f"section\nvariable (k : Nat)\nend\n{ADD} := by omega"),
+    # issue 17, section 2: each failed under the old check commands
+    ("auto-bound-universe", "theorem refl'' {α : Sort u} (x : α) : x = x", "rfl"),
+    ("auto-bound-implicit", "theorem id_eq' (x : α) : id x = x", "rfl"),
+    (
+        "dotted-name",  # `succ` is `Nat.succ` inside namespace Nat, for proof and reference
+        "theorem Nat.succ_ne_self' (n : Nat) : succ n ≠ n",
+        "Nat.succ_ne_self n",
+    ),
+    (
+        "exact?-finds-the-library",  # not the reference, which has exactly the goal's type
+        "theorem add_zero'' (n : Nat) : n + 0 = n",
+        "by exact?",
+    ),
+    ("noncomputable-left-open", ADD, f"noncomputable section\n{ADD} := Nat.add_comm a b"),
+    (
+        "namespace-left-open",
+        ADD,
+        "namespace X\ntheorem _root_.add_comm' (a b : Nat) : a + b = b + a := Nat.add_comm a b",
+    ),
 ]
 
 # (id, statement, proof) — must not pass; all core Lean
@@ -69,23 +106,24 @@ CHEATS: list[tuple[str, str, str]] = [
     ("extra-hypothesis", FALSE, "theorem bad (n : Nat) (h : n + 1 = n) : n + 1 = n := h"),
     ("wrong-name", FALSE, "theorem bad' (n : Nat) : n = n := rfl"),
     ("namespaced", FALSE, "namespace X\ntheorem bad (n : Nat) : n + 1 = n := sorry\nend X"),
-    (
-        "left-open",
-        ADD,
-        "namespace X\ntheorem _root_.add_comm' (a b : Nat) : a + b = b + a := Nat.add_comm a b",
-    ),
     ("closes-our-section", ADD, f"end\n{ADD} := Nat.add_comm a b"),
+    # The statement text is the same, but `+` means the proof's own instance, under which
+    # `n + 1` reduces to `n` and `rfl` proves it: this WOULD pass if the statement were
+    # elaborated with the proof (or its text compared). It fails because the reference was
+    # elaborated in the header's environment before the submission existed, and the kernel finds
+    # `bad`'s type (with `cheatAdd`) not defeq to the reference's (with `instAddNat`).
     (
         "shadowed-instance",
         FALSE,
-        "instance (priority := high) cheatAdd : Add Nat := ⟨fun a _ => a⟩\n"
-        f"{FALSE} := fun _ => rfl",
+        f"instance (priority := high) cheatAdd : Add Nat := ⟨fun a _ => a⟩\n{FALSE} := rfl",
     ),
+    # The same with a `local instance`: the attribute dies with the proof's section, but `bad`'s
+    # type was elaborated under it. Fails for the same reason.
     (
         "local-instance",
         FALSE,
         "def cheatAdd : Add Nat := ⟨fun a _ => a⟩\nattribute [local instance high] cheatAdd\n"
-        f"{FALSE} := fun _ => rfl",
+        f"{FALSE} := rfl",
     ),
     (
         "shadowed-names",
@@ -118,7 +156,27 @@ CHEATS: list[tuple[str, str, str]] = [
         f"{FALSE} := by\n  have := (rfl : g n = true)\n  sorry",
     ),
     ("exit", FALSE, f"{FALSE} := by\n  sorry\n#exit"),
-    ("skip-kernel", FALSE, f"set_option debug.skipKernelTC true\n{FALSE} := fun _ => rfl"),
+    # The kernel off, and a tactic that closes the goal with a term of another type (`True.intro`
+    # for `n + 1 = n`): the elaborator does not re-check a tactic's assignment, and the kernel,
+    # which would, is skipped. `bad` then has the right type and no axioms, and our check only
+    # uses its type: this PASSES without the pre-check (`debug.*` and `run_tac` are refused).
+    (
+        "skip-kernel",
+        FALSE,
+        f"set_option debug.skipKernelTC true in\n{FALSE} := by\n  run_tac do\n"
+        "    let g ← Lean.Elab.Tactic.getMainGoal\n    g.assign (Lean.mkConst ``True.intro)",
+    ),
+    # `macro_rules` are global and survive the `end` of our section: this one rewrites our
+    # `#print axioms CHECK` into a printed line that names the check and no axioms, while `bad`
+    # rests on a new axiom. This PASSES without the pre-check (`macro_rules` is refused).
+    (
+        "macro-rules-forge-axioms",
+        FALSE,
+        "axiom cheat (n : Nat) : n + 1 = n\n"
+        "macro_rules | `(#print axioms $x) => `(#print $(Lean.Syntax.mkStrLit "
+        "s!\"'{x.getId}' does not depend on any axioms\"))\n"
+        f"{FALSE} := cheat n",
+    ),
     (
         "macro-rules",
         FALSE,
@@ -139,22 +197,27 @@ CHEATS: list[tuple[str, str, str]] = [
     ),
     ("guard-msgs", FALSE, f"#guard_msgs in\n{FALSE} := sorry"),
 ]
+# Refused by the pre-check, and also stopped by the trusted check alone (run without it too).
 PRECHECKED = {
     "native-decide",
     "implemented-by",
     "exit",
-    "skip-kernel",
     "macro-rules",
     "local-notation",
     "eval-forge",
     "guard-msgs",
     "export-alias",
 }
+# Stopped by the pre-check ONLY: without it they pass (asserted below, so the cheat is real).
+PRECHECK_ONLY = {"skip-kernel", "macro-rules-forge-axioms"}
 
 
 def settings() -> LeanSettings:
+    common: dict[str, Any] = {"pool_size_per_header": 2, "max_repls": 2, "default_timeout_s": 60}
+    if HAS_IMAGE:
+        return LeanSettings(isolation="container", sandbox={"image": LEAN_IMAGE}, **common)
     assert REPL is not None
-    return LeanSettings(repl_path=REPL, pool_size_per_header=2, max_repls=2, default_timeout_s=60)
+    return LeanSettings(isolation="unsafe_process", repl_path=REPL, **common)
 
 
 async def _without_precheck(verifier: LeanVerifier, statement: str, proof: str) -> LeanResult:
@@ -175,7 +238,11 @@ async def _run_all() -> dict[str, Any]:
         cheats = await verifier.verify_batch(
             [LeanItem(id=i, statement=s, proof=p) for i, s, p in CHEATS]
         )
-        raw = {i: await _without_precheck(verifier, s, p) for i, s, p in CHEATS if i in PRECHECKED}
+        raw = {
+            i: await _without_precheck(verifier, s, p)
+            for i, s, p in CHEATS
+            if i in PRECHECKED | PRECHECK_ONLY
+        }
         response = await verifier.verify_batch(
             [LeanItem(statement=ADD, response=f"```lean\n{ADD} := by omega\n```")]
         )
@@ -225,3 +292,18 @@ def test_cheat_fails_even_without_the_precheck(outcomes: dict[str, Any], case: s
     result = outcomes["raw"][case]
     assert result.status is not Status.passed, result.detail
     assert result.reward != 1.0
+
+
+@pytest.mark.parametrize("case", sorted(PRECHECK_ONLY))
+def test_precheck_only_cheat_is_refused_and_would_pass_without_it(
+    outcomes: dict[str, Any], case: str
+) -> None:
+    refused = outcomes["cheats"][case]
+    assert refused.status is Status.failed and "refused before running Lean" in refused.detail
+    # The cheat is real: with the pre-check skipped, Lean and our check accept it.
+    assert outcomes["raw"][case].status is Status.passed, outcomes["raw"][case].detail
+
+
+def test_lists_of_cheats_are_consistent() -> None:
+    assert {c[0] for c in CHEATS} >= PRECHECKED | PRECHECK_ONLY
+    assert not PRECHECKED & PRECHECK_ONLY
