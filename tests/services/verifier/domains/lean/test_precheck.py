@@ -282,7 +282,9 @@ def test_attribute_names_are_split_at_top_level_commas(body: str, names: list[st
         "many-primes",
     ],
 )
-def test_precheck_stays_fast_on_a_megabyte_of_adversarial_text(text: str) -> None:
+def test_precheck_stays_linear_on_a_megabyte_of_adversarial_text(text: str) -> None:
+    """A complexity guard, not a speed measurement: linear work on a megabyte takes a second or
+    two even on a loaded 2-core machine, a quadratic scan hours; 30 s separates the two."""
     started = time.perf_counter()
     precheck(text)
-    assert time.perf_counter() - started < 3.0
+    assert time.perf_counter() - started < 30.0
