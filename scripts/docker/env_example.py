@@ -51,9 +51,10 @@ COMPOSE_VARIABLES: list[tuple[str, str, str]] = [
     ("RLVR_SANDBOX_BASE_IMAGE", "python:3.11-slim", "Base of the sandbox image (build arg)."),
     (
         "RLVR_INSTALL_LEAN",
-        "true",
-        "Build the Lean toolchain and REPL into the verifier "
-        "(needs to download them; false: /lean reports no toolchain).",
+        "false",
+        "Also build the Lean toolchain into the verifier image (only for "
+        "VERIFIER_LEAN__ISOLATION=unsafe_process; REPLs normally run in containers of the Lean "
+        "image, built by `docker compose --profile lean build`).",
     ),
     ("RLVR_INSTALL_MATHLIB", "false", "Also build Mathlib with its cache (several GB)."),
     ("RLVR_LEAN_TOOLCHAIN", "leanprover/lean4:v4.15.0", "Pinned Lean toolchain (elan name)."),

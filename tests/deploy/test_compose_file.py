@@ -25,7 +25,25 @@ from tests.support.docker_engine import docker_is_required
 def test_file_has_no_version_key_and_only_features_both_composes_read() -> None:
     spec = compose()
     assert "version" not in spec  # v2 warns on it; v1 1.29 reads the unversioned spec
-    assert set(spec["services"]) == {"sandbox-image", "verifier", "trainer", "trainer-cpu"}
+    assert set(spec["services"]) == {
+        "sandbox-image",
+        "lean-image",
+        "verifier",
+        "trainer",
+        "trainer-cpu",
+    }
+
+
+def test_the_lean_image_is_built_under_its_own_profile_as_the_verifier_expects() -> None:
+    """Building it downloads Lean, so only `--profile lean` does; its tag is the one the verifier
+    starts REPL containers from (VERIFIER_LEAN__SANDBOX__IMAGE, same default)."""
+    from services.verifier.domains.lean.config import LeanSandboxSettings
+
+    lean = compose()["services"]["lean-image"]
+    assert lean["profiles"] == ["lean"]
+    default = LeanSandboxSettings().image
+    assert lean["image"] == f"${{VERIFIER_LEAN__SANDBOX__IMAGE:-{default}}}"
+    assert lean["build"]["context"] == "docker/lean"
 
 
 def test_verifier_is_published_on_loopback_with_the_socket_and_its_group() -> None:
