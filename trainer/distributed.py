@@ -7,7 +7,10 @@ and the others wait for it at a barrier, then read what it wrote. Each process c
 own device (`PartialState().device`: `cuda:<local rank>` on a GPU node, the CPU otherwise).
 
 Outside `accelerate launch` there is one process, which is the main one, and the barriers
-return at once.
+return at once. On CPUs, accelerate's `--cpu` starts a single process whatever
+`--num_processes` says (unless an MPI hostfile is configured); several CPU processes are started
+with its torchrun launcher: `accelerate launch --multi_gpu --num_processes 2 -m trainer.cli ...`
+(`--use_cpu` defaults to true on a machine without CUDA).
 """
 
 from __future__ import annotations
@@ -20,9 +23,14 @@ T = TypeVar("T")
 
 
 def _state() -> Any:
+    """Accelerate's process state. On a machine without CUDA it is asked for CPU processes, so
+    a launch of several (`accelerate launch --multi_gpu --num_processes 2`, or torchrun) joins
+    them in one gloo group rather than running each alone. The first caller sets it up (TRL's
+    training arguments do, from `--use_cpu`); later calls get the same state."""
+    import torch
     from accelerate import PartialState
 
-    return PartialState()
+    return PartialState(cpu=not torch.cuda.is_available())
 
 
 def is_main_process() -> bool:

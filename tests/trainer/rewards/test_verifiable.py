@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from trainer.rewards.mixing import build_reward_funcs, check_weights
 from services.verifier.adapters import trl as adapter
+from trainer.rewards.mixing import build_reward_funcs, check_weights
 from trainer.rewards.verifiable import VERIFIABLE_NAMES, reward_stats, verifiable_reward
 
 
