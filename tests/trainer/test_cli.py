@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from trl import ModelConfig
@@ -121,7 +122,7 @@ def test_trl_model_config_flags_reach_loading_and_peft() -> None:
         "attn_implementation": "sdpa",
         "dtype": "bfloat16",
     }
-    lora = get_peft_config(model)
+    lora: Any = get_peft_config(model)
     assert lora is not None and (lora.r, lora.lora_alpha) == (8, 16)
     assert set(lora.target_modules) == {"q_proj", "v_proj"}
     assert grpo.resume_from_checkpoint == "true"

@@ -25,7 +25,8 @@ def launch(processes: int, flags: list[str], log: Path) -> subprocess.CompletedP
     command = [
         sys.executable, "-m", "accelerate.commands.launch",
         # accelerate's torchrun launcher; `--cpu` would start one process (without MPI)
-        *(["--multi_gpu"] if processes > 1 else []), "--num_processes", str(processes), "--num_machines", "1", "--mixed_precision", "no",
+        *(["--multi_gpu"] if processes > 1 else []),
+        "--num_processes", str(processes), "--num_machines", "1", "--mixed_precision", "no",
         "--dynamo_backend", "no", "--main_process_port", str(free_port()),
         "-m", "trainer.cli", *flags,
     ]  # fmt: skip

@@ -50,6 +50,7 @@ def test_tiny_model_matches_its_tokenizer_and_stops_at_its_eos(tmp_path: Path) -
     # (the template's newlines fall to Jinja's trim_blocks, which transformers turns on)
     assert rendered == "<|user|>Calculate 1 + 2.<|assistant|>3<|endoftext|>"
     prompt = tokenizer.apply_chat_template(chat[:1], add_generation_prompt=True, tokenize=False)
+    assert isinstance(prompt, str)
     assert prompt.endswith("<|assistant|>")
     ids = tokenizer(rendered)["input_ids"]
     assert tokenizer.eos_token_id in ids  # the EOS is one token, which SFT teaches to emit
