@@ -74,3 +74,24 @@ def test_two_cpu_processes_train_together_and_the_main_one_writes(
     assert alone.returncode == 0, (alone.stdout + alone.stderr)[-4000:]
     assert "grpo: process 0 of 1 on cpu" in alone.stdout
     assert tokens_of_first_step(out) == 2 * tokens_of_first_step(single)
+
+
+@pytest.mark.slow
+def test_eval_under_two_processes_samples_once_on_the_main_process(
+    copy_task: Path, tmp_path: Path, verifier_url: str
+) -> None:
+    """No training arguments here: the processes still form one CPU group, the main one
+    samples and writes eval.json, and the other waits for it instead of sampling too."""
+    out = tmp_path / "eval"
+    flags = [
+        "eval", "--model_name_or_path", "tiny", "--datasets", str(copy_task),
+        "--dataset_size", "16", "--eval_size", "8", "--system_prompt", "",
+        "--max_new_tokens", "2", "--num_samples", "2", "--output_dir", str(out),
+        "--verifier_url", verifier_url,
+    ]  # fmt: skip
+    done = launch(2, flags, tmp_path / "eval.log")
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    printed = [line for line in done.stdout.splitlines() if line.startswith("greedy_accuracy")]
+    assert len(printed) == 1, done.stdout
+    summary = json.loads((out / "eval.json").read_text())
+    assert summary["prompts"] == 8 and summary["samples"] == 16
