@@ -36,6 +36,11 @@ def _sft_config() -> type:
     return SFTConfig
 
 
+RESUME_HELP = (
+    "A checkpoint folder to resume from, or `true`/`last`: the newest checkpoint-N in "
+    "output_dir (none there yet: start from scratch; `pipeline`: true/false only)."
+)
+
 # subcommand -> (help, dataclasses of its arguments)
 COMMANDS: dict[str, tuple[str, Callable[[], list[Any]]]] = {
     "grpo": (
@@ -73,6 +78,9 @@ def make_parser(command: str) -> Any:
     parser = TrlParser(dataclasses(), prog=f"rlvr-train {command}", description=help_text)
     if any(action.dest == "bf16" for action in parser._actions):
         parser.set_defaults(bf16=torch.cuda.is_available(), use_cpu=not torch.cuda.is_available())
+    for action in parser._actions:
+        if action.dest == "resume_from_checkpoint":  # what trainer/runs.py makes of it
+            action.help = RESUME_HELP
     return parser
 
 

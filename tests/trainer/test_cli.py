@@ -104,6 +104,7 @@ def test_trl_model_config_flags_reach_loading_and_peft() -> None:
     TRL's own flags; `init_kwargs` turns them into `from_pretrained` arguments."""
     from trl import get_peft_config
 
+    from trainer.cli import make_parser
     from trainer.models import init_kwargs
 
     model, *_, grpo = parse(
@@ -126,6 +127,7 @@ def test_trl_model_config_flags_reach_loading_and_peft() -> None:
     assert lora is not None and (lora.r, lora.lora_alpha) == (8, 16)
     assert set(lora.target_modules) == {"q_proj", "v_proj"}
     assert grpo.resume_from_checkpoint == "true"
+    assert "newest checkpoint" in make_parser("grpo").format_help()
     assert get_peft_config(parse("grpo", [])[0]) is None
     with pytest.raises(SystemExit):  # TRL's choices hold
         parse("grpo", ["--dtype", "float8"])
