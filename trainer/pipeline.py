@@ -105,6 +105,7 @@ def sft_config(pipe: PipelineArguments, rl: GRPOConfig, output_dir: Path) -> SFT
         seed=rl.seed,
         disable_tqdm=rl.disable_tqdm,
         trust_remote_code=rl.trust_remote_code,
+        use_cpu=rl.use_cpu,
     )
 
 
