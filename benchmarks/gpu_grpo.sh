@@ -4,12 +4,14 @@
 # solutions of reasoning-gym arithmetic, then GRPO; print held-out accuracy before/after each,
 # GRPO step time and the share of it spent waiting for rewards; results land in $OUT.
 #
-#   bash benchmarks/gpu_wheels.sh          # here, once: wheels -> .gpu/wheels (git-ignored)
+#   bash benchmarks/gpu_wheels.sh          # here, once: wheels + problems -> .gpu/ (git-ignored)
 #   OUT=/tmp/out bash benchmarks/gpu_grpo.sh                     # on the GPU machine
 #   RLVR_GPU_BENCH_TINY=1 PYTHON=.venv/bin/python bash benchmarks/gpu_grpo.sh   # CPU rehearsal
 #
 # Modules the machine lacks are installed from .gpu/wheels by unpacking the wheels into a
 # private folder put first on PYTHONPATH (no pip, no network, nothing outside $SITE touched).
+# The reasoning-gym problems are generated where reasoning-gym is installed, else read from
+# .gpu/data (gpu_wheels.sh writes them there; carry `.gpu`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"

@@ -2,6 +2,8 @@
 # Download, on a machine with the package index, the wheels that benchmarks/gpu_grpo.sh may need
 # on a GPU machine without network (Python 3.12, x86_64). They go to .gpu/wheels (git-ignored),
 # which travels with `carry: [".gpu"]`; gpu_grpo.sh installs only those whose module is missing.
+# Then generate the run's reasoning-gym problems into .gpu/data (also git-ignored, ~3.4 MB): the
+# GPU machine has no reasoning-gym.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEST="${1:-.gpu/wheels}"
@@ -26,3 +28,6 @@ PACKAGES=(
   -d "$DEST" "${PACKAGES[@]}" 2>&1 | grep -v "is ignored" || true
 ls "$DEST" | wc -l
 du -sh "$DEST"
+# The problems of the plan gpu_grpo.sh runs (RLVR_GPU_BENCH_SET may change task and sizes).
+PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" "$PY" benchmarks/gpu_grpo.py --prepare
+du -sh .gpu/data

@@ -5,6 +5,8 @@ Each subcommand is a set of dataclasses parsed by TRL's `TrlParser`: flags, or a
 
     rlvr-train grpo --config grpo.yaml --beta 0.04 --num_generations 8
     accelerate launch --num_processes 4 -m trainer.cli grpo --config grpo.yaml   # multi-GPU
+    accelerate launch --multi_gpu --num_processes 2 -m trainer.cli grpo ...     # 2 CPU processes
+    rlvr-train grpo --output_dir out --save_steps 50 --resume_from_checkpoint true  # restartable
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ def _sft_config() -> type:
     return SFTConfig
 
 
+RESUME_HELP = (
+    "A checkpoint folder to resume from, or `true`/`last`: the newest checkpoint-N in "
+    "output_dir (none there yet: start from scratch; `pipeline`: true/false only)."
+)
+
 # subcommand -> (help, dataclasses of its arguments)
 COMMANDS: dict[str, tuple[str, Callable[[], list[Any]]]] = {
     "grpo": (
@@ -62,14 +69,18 @@ COMMANDS: dict[str, tuple[str, Callable[[], list[Any]]]] = {
 
 
 def make_parser(command: str) -> Any:
-    """The `TrlParser` of one subcommand; CPU runs default to fp32, CUDA ones to bf16."""
+    """The `TrlParser` of one subcommand; CPU runs default to fp32, CUDA ones to bf16, and
+    without CUDA `use_cpu` defaults to true (several CPU processes then form one group)."""
     import torch
     from trl import TrlParser
 
     help_text, dataclasses = COMMANDS[command]
     parser = TrlParser(dataclasses(), prog=f"rlvr-train {command}", description=help_text)
     if any(action.dest == "bf16" for action in parser._actions):
-        parser.set_defaults(bf16=torch.cuda.is_available())
+        parser.set_defaults(bf16=torch.cuda.is_available(), use_cpu=not torch.cuda.is_available())
+    for action in parser._actions:
+        if action.dest == "resume_from_checkpoint":  # what trainer/runs.py makes of it
+            action.help = RESUME_HELP
     return parser
 
 

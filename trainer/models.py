@@ -1,4 +1,4 @@
-"""Policy models: any local path or hub name, the offline SmolLM2 default, and a tiny test model.
+"""Policy models: any local path or hub name, the offline SmolLM2 default, and a tiny model.
 
 Built-in names:
 
@@ -9,8 +9,10 @@ Built-in names:
 - `tiny` — a randomly initialised small Llama with a tokenizer trained on the task texts, for
   smoke tests and machines that cannot carry a real checkpoint.
 
-Everything else goes to `from_pretrained` as is. Built-ins are materialised as directories so
-TRL can load them by path (it loads the reference model from the same path when beta > 0).
+Everything else goes to `from_pretrained` as is, with the keyword arguments TRL's own scripts
+build from its `ModelConfig` (`init_kwargs`). Built-ins are materialised as directories so TRL
+can load them by path (it loads the reference model from the same path when beta > 0); under
+`accelerate launch` the main process builds them and the others load what it built.
 """
 
 from __future__ import annotations
@@ -21,8 +23,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from trainer.distributed import main_process_first
+
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
+
+    from trainer.config import ModelArguments
 
 CHAT_TEMPLATE = (
     "{% for message in messages %}<|{{ message['role'] }}|>{{ message['content'] }}"
@@ -50,9 +56,9 @@ def smollm2_gguf_path() -> Path:
     return path
 
 
-def gguf_to_plain(gguf_path: Path) -> tuple[Any, Any, PreTrainedTokenizerBase]:
-    """(plain model, GGUF-loaded model, tokenizer): the dequantised weights copied into a
-    model built from the GGUF's config, which Trainer and `save_pretrained` accept."""
+def gguf_to_plain(gguf_path: Path) -> tuple[Any, PreTrainedTokenizerBase]:
+    """(plain model, tokenizer): the dequantised weights copied into a model built from the
+    GGUF's config, which Trainer and `save_pretrained` accept."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -70,12 +76,12 @@ def gguf_to_plain(gguf_path: Path) -> tuple[Any, Any, PreTrainedTokenizerBase]:
         raise RuntimeError(f"GGUF weights do not fit: missing {missing}, unexpected {unexpected}")
     plain.tie_weights()
     plain.generation_config.eos_token_id = tokenizer.eos_token_id
-    return plain, loaded, tokenizer
+    return plain, tokenizer
 
 
 def dequantise_gguf(gguf_path: Path, out_dir: Path) -> Path:
     """Save the GGUF checkpoint as a plain checkpoint (safetensors + tokenizer) in `out_dir`."""
-    plain, _, tokenizer = gguf_to_plain(gguf_path)
+    plain, tokenizer = gguf_to_plain(gguf_path)
     out_dir.mkdir(parents=True, exist_ok=True)
     plain.save_pretrained(out_dir)
     tokenizer.save_pretrained(out_dir)
@@ -163,32 +169,39 @@ def resolve_model(
     tiny_vocab_size: int = 256,
     seed: int = 0,
 ) -> str:
-    """A path or hub name `from_pretrained` can load, materialising built-ins first."""
+    """A path or hub name `from_pretrained` can load, materialising built-ins first (by the
+    main process; the others wait, then find it built)."""
     if name_or_path == "smollm2":
         target = default_cache_dir() / "SmolLM2-135M-Instruct"
-        if not (target / "config.json").is_file():
-            dequantise_gguf(smollm2_gguf_path(), target)
+        with main_process_first():
+            if not (target / "config.json").is_file():
+                dequantise_gguf(smollm2_gguf_path(), target)
         return str(target)
     if name_or_path == "tiny":
         target = work_dir / "tiny-init"
-        if not (target / "config.json").is_file():
-            build_tiny_model(
-                corpus,
-                target,
-                hidden_size=tiny_hidden_size,
-                num_layers=tiny_num_layers,
-                vocab_size=tiny_vocab_size,
-                seed=seed,
-            )
+        with main_process_first():
+            if not (target / "config.json").is_file():
+                build_tiny_model(
+                    corpus,
+                    target,
+                    hidden_size=tiny_hidden_size,
+                    num_layers=tiny_num_layers,
+                    vocab_size=tiny_vocab_size,
+                    seed=seed,
+                )
         return str(target)
     return name_or_path
 
 
-def load_tokenizer(name_or_path: str) -> PreTrainedTokenizerBase:
+def load_tokenizer(
+    name_or_path: str, *, revision: str = "main", trust_remote_code: bool = False
+) -> PreTrainedTokenizerBase:
     """The tokenizer, with a pad token and the built-in chat template when it has none."""
     from transformers import AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(name_or_path)
+    tokenizer = AutoTokenizer.from_pretrained(
+        name_or_path, revision=revision, trust_remote_code=trust_remote_code
+    )
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     if not tokenizer.chat_template:
@@ -201,3 +214,15 @@ def best_dtype() -> str:
     import torch
 
     return "bfloat16" if torch.cuda.is_available() else "float32"
+
+
+def init_kwargs(model_args: ModelArguments, trust_remote_code: bool = False) -> dict[str, Any]:
+    """`from_pretrained` keyword arguments from TRL's `ModelConfig`, as TRL's scripts build them
+    (revision, trust_remote_code, attn_implementation, dtype). 4/8-bit loading goes to the
+    trainers as their `quantization_config` argument, as in TRL's scripts."""
+    return {
+        "revision": model_args.model_revision,
+        "trust_remote_code": trust_remote_code,
+        "attn_implementation": model_args.attn_implementation,
+        "dtype": model_args.dtype or best_dtype(),
+    }

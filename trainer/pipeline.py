@@ -7,7 +7,12 @@
 5. `final_rl`        — GRPO mixing the verifiable rewards with a learned reward model.
 
 `<output_dir>/pipeline_state.json` records each finished stage and its output; a rerun skips
-finished stages and continues from the last output.
+finished stages and continues from the last output (and, with `--resume_from_checkpoint true`
+and `--save_strategy steps`, a GRPO stage cut short continues from its last checkpoint).
+
+Under `accelerate launch` every process runs every stage: the training stages together, the
+sampling stage on the main process (the others wait for its file); only the main process
+writes the state.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from trainer.config import (
     RewardArguments,
     SamplingArguments,
 )
-from trainer.data import write_jsonl
+from trainer.data import read_jsonl, write_jsonl
+from trainer.distributed import is_main_process, on_main_process, wait_for_everyone
 from trainer.records import TaskRecord
 
 STAGES = ("cold_start_sft", "grpo", "rejection", "rejection_sft", "final_rl")
@@ -43,6 +49,13 @@ def load_state(output_dir: Path) -> dict[str, str]:
 
 
 def save_state(output_dir: Path, finished: dict[str, str]) -> None:
+    """Write the state (main process only), then let every process go on."""
+    if is_main_process():
+        _write_state(output_dir, finished)
+    wait_for_everyone()
+
+
+def _write_state(output_dir: Path, finished: dict[str, str]) -> None:
     output_dir.mkdir(parents=True, exist_ok=True)
     tmp = output_dir / (STATE_FILE + ".tmp")
     tmp.write_text(json.dumps({"finished": finished}, indent=2))
@@ -51,7 +64,9 @@ def save_state(output_dir: Path, finished: dict[str, str]) -> None:
 
 def with_values(config: GRPOConfig, **values: Any) -> GRPOConfig:
     """A copy with some fields changed. Not `dataclasses.replace`: that reruns TRL's
-    `__post_init__` on already-derived fields (generation_batch_size), which it rejects."""
+    `__post_init__` on already-derived fields (generation_batch_size), which it rejects.
+    `--resume_from_checkpoint` only says whether to resume: each stage resumes from the last
+    checkpoint of its own folder."""
     changed = copy.deepcopy(config)
     for name, value in values.items():
         setattr(changed, name, value)
@@ -66,6 +81,17 @@ def final_weights(names: list[str], weights: list[float] | None) -> list[float]:
     return [DEFAULT_FINAL_WEIGHTS.get(name, 1.0) for name in names]
 
 
+def check_resume(value: str | None) -> None:
+    """A pipeline resumes each stage from its own folder: a single checkpoint path is ambiguous."""
+    from trainer.runs import RESUME_LAST, RESUME_NONE
+
+    if value is not None and str(value).strip().lower() not in (*RESUME_LAST, *RESUME_NONE):
+        raise ValueError(
+            "pipeline: --resume_from_checkpoint takes true or false (each stage resumes from "
+            f"the last checkpoint in its own folder), not a path ({value!r})"
+        )
+
+
 def sft_config(pipe: PipelineArguments, rl: GRPOConfig, output_dir: Path) -> SFTConfig:
     return SFTConfig(
         output_dir=str(output_dir),
@@ -78,6 +104,8 @@ def sft_config(pipe: PipelineArguments, rl: GRPOConfig, output_dir: Path) -> SFT
         bf16=rl.bf16,
         seed=rl.seed,
         disable_tqdm=rl.disable_tqdm,
+        trust_remote_code=rl.trust_remote_code,
+        use_cpu=rl.use_cpu,
     )
 
 
@@ -94,6 +122,7 @@ def run_pipeline(
     from trainer.sft import train_sft
 
     root = Path(rl.output_dir or "outputs/pipeline")
+    check_resume(rl.resume_from_checkpoint)
     if "reward_model" in pipe.final_reward_funcs and not reward_args.reward_model_name_or_path:
         raise ValueError(
             "the final stage uses `reward_model`: pass --reward_model_name_or_path, "
@@ -102,15 +131,17 @@ def run_pipeline(
     finished = load_state(root)
     stage_dir = {name: root / f"{i + 1}-{name}" for i, name in enumerate(STAGES)}
 
+    def model_at(path: str) -> ModelArguments:
+        return dataclasses.replace(model_args, model_name_or_path=path)
+
     def cold_start() -> str:
         model_path, records = prepare_model(model_args, data_args, root)
         config = sft_config(pipe, rl, stage_dir["cold_start_sft"])
-        return str(train_sft(model_path, records, data_args.system_prompt, config))
+        return str(train_sft(model_at(model_path), records, data_args.system_prompt, config))
 
     def grpo() -> str:
         args = with_values(rl, output_dir=str(stage_dir["grpo"]), max_steps=pipe.rl_max_steps)
-        model = dataclasses.replace(model_args, model_name_or_path=finished["cold_start_sft"])
-        return str(run_grpo(model, data_args, reward_args, args))
+        return str(run_grpo(model_at(finished["cold_start_sft"]), data_args, reward_args, args))
 
     def rejection() -> str:
         _, records = prepare_model(model_args, data_args, root)
@@ -121,25 +152,27 @@ def run_pipeline(
             sample_top_p=rl.top_p,
             max_new_tokens=rl.max_completion_length or 256,
             seed=rl.seed,
+            trust_remote_code=rl.trust_remote_code,
         )
-        kept, summary = rejection_sample(
-            finished["grpo"], records, data_args, reward_args, sampling
-        )
-        print("rejection sampling: " + " | ".join(f"{k} {v:.3f}" for k, v in summary.items()))
-        if not kept:
-            raise RuntimeError("rejection sampling kept nothing: no completion was verified")
         out = stage_dir["rejection"]
-        out.mkdir(parents=True, exist_ok=True)
-        write_jsonl(out / "sft.jsonl", kept)
-        (out / "summary.json").write_text(json.dumps(summary, indent=2))
+
+        def sample() -> None:
+            kept, summary = rejection_sample(
+                finished["grpo"], records, data_args, reward_args, sampling, model_args
+            )
+            print("rejection sampling: " + " | ".join(f"{k} {v:.3f}" for k, v in summary.items()))
+            out.mkdir(parents=True, exist_ok=True)
+            write_jsonl(out / "sft.jsonl", kept)
+            (out / "summary.json").write_text(json.dumps(summary, indent=2))
+
+        if not on_main_process(sample, lambda: read_jsonl(out / "sft.jsonl")):
+            raise RuntimeError("rejection sampling kept nothing: no completion was verified")
         return str(out / "sft.jsonl")
 
     def rejection_sft() -> str:
-        from trainer.data import read_jsonl
-
         records: list[TaskRecord] = read_jsonl(finished["rejection"])
         config = sft_config(pipe, rl, stage_dir["rejection_sft"])
-        return str(train_sft(finished["grpo"], records, data_args.system_prompt, config))
+        return str(train_sft(model_at(finished["grpo"]), records, data_args.system_prompt, config))
 
     def final_rl() -> str:
         names = list(pipe.final_reward_funcs)
@@ -149,9 +182,8 @@ def run_pipeline(
             max_steps=pipe.final_rl_max_steps,
             reward_weights=final_weights(names, pipe.final_reward_weights),
         )
-        model = dataclasses.replace(model_args, model_name_or_path=finished["rejection_sft"])
         rewards = dataclasses.replace(reward_args, reward_funcs=names)
-        return str(run_grpo(model, data_args, rewards, args))
+        return str(run_grpo(model_at(finished["rejection_sft"]), data_args, rewards, args))
 
     steps: dict[str, Callable[[], str]] = {
         "cold_start_sft": cold_start,
@@ -162,14 +194,11 @@ def run_pipeline(
     }
     for name in STAGES:
         if name in finished:
-            print(f"pipeline: {name} already done -> {finished[name]}")
+            if is_main_process():
+                print(f"pipeline: {name} already done -> {finished[name]}")
             continue
-        print(f"pipeline: running {name}")
+        if is_main_process():
+            print(f"pipeline: running {name}")
         finished[name] = steps[name]()
         save_state(root, finished)
     return Path(finished["final_rl"])
-
-
-def stage_outputs(output_dir: str | Path) -> dict[str, Any]:
-    """What a finished or partial run produced, for reports."""
-    return dict(load_state(Path(output_dir)))

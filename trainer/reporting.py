@@ -1,4 +1,9 @@
-"""What a user sees of a run: a one-line summary per logging step, metrics JSONL, a curves PNG."""
+"""What a user sees of a run: a one-line summary per logging step, metrics JSONL, a curves PNG.
+
+`metrics.jsonl` holds one run's rows: a fresh run in a used output_dir starts it anew; a run
+resumed from a checkpoint keeps the rows up to the checkpoint's step and drops the later ones,
+which the resumed run logs again. Only the main process writes.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from transformers import TrainerCallback
+
+from services.verifier.schemas.common import Status
 
 METRICS_FILE = "metrics.jsonl"
 CURVES_FILE = "curves.png"
@@ -24,7 +31,7 @@ def _fmt(value: Any, digits: int = 3) -> str:
     return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
-STATUSES = ("passed", "failed", "timed_out", "error")
+STATUSES = tuple(status.value for status in Status)  # the adapter logs `<reward>/<status>`
 
 
 def status_counts(logs: Mapping[str, Any]) -> dict[str, float]:
@@ -92,6 +99,27 @@ def plot_curves(rows: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
     return path
 
 
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of a metrics file ([] when there is none)."""
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def rows_before(rows: Sequence[Mapping[str, Any]], step: int) -> list[dict[str, Any]]:
+    """The rows a run starting at `step` keeps: none for a fresh run (step 0), else those
+    logged up to the checkpoint's step."""
+    return [dict(row) for row in rows if step > 0 and int(row.get("step", 0)) <= step]
+
+
+def write_rows(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Replace the file's rows at once (a crash leaves the old file or the new one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("".join(json.dumps(row, default=str) + "\n" for row in rows))
+    tmp.replace(path)
+
+
 def print_line(line: str) -> None:
     """Print above TRL's progress bar rather than through it."""
     from tqdm.auto import tqdm
@@ -108,6 +136,14 @@ class ReportCallback(TrainerCallback):
         self.printer = printer
         self._step_started = 0.0
         self._step_times: list[float] = []
+
+    def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        """Start this run's metrics: from scratch, or from a resumed checkpoint's step."""
+        if not state.is_world_process_zero:
+            return
+        path = self.output_dir / METRICS_FILE
+        self.rows = rows_before(read_rows(path), state.global_step)
+        write_rows(path, self.rows)
 
     def on_step_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         self._step_started = time.perf_counter()

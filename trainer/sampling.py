@@ -2,6 +2,9 @@
 
 pass@k uses the unbiased estimator of Chen et al. (2021): 1 - C(n-c, k) / C(n, k) for n
 samples of which c are verified, averaged over prompts.
+
+Under `accelerate launch` the main process samples (on its own device) and writes the results;
+the other processes wait for them and read them.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from typing import Any
 
 from trainer.config import DataArguments, ModelArguments, RewardArguments, SamplingArguments
 from trainer.data import build_records, write_jsonl
+from trainer.distributed import device, on_main_process
 from trainer.grpo import prepare_model
-from trainer.models import best_dtype, load_tokenizer
+from trainer.models import init_kwargs, load_tokenizer
 from trainer.records import TaskRecord
 from trainer.rewards.verifiable import verifiable_reward
 
@@ -52,17 +56,21 @@ def generate(
     prompts: Sequence[list[dict[str, str]]],
     args: SamplingArguments,
     greedy: bool = False,
+    model_args: ModelArguments | None = None,
 ) -> list[list[str]]:
-    """`args.num_samples` completions per chat prompt (one when greedy)."""
+    """`args.num_samples` completions per chat prompt (one when greedy), on this process's
+    device; the model loads as `model_args` say (TRL's `ModelConfig`: dtype, attention, ...)."""
     import torch
     from transformers import AutoModelForCausalLM
 
     torch.manual_seed(args.seed)
-    device = "cuda" if torch.cuda.is_available() else "cpu"
-    tokenizer = load_tokenizer(model_path)
+    loading = init_kwargs(model_args or ModelArguments(), args.trust_remote_code)
+    tokenizer = load_tokenizer(
+        model_path, revision=loading["revision"], trust_remote_code=args.trust_remote_code
+    )
     tokenizer.padding_side = "left"
-    model = AutoModelForCausalLM.from_pretrained(model_path, dtype=getattr(torch, best_dtype()))
-    model.to(device).eval()  # type: ignore[arg-type]
+    model = AutoModelForCausalLM.from_pretrained(model_path, **loading)
+    model.to(device()).eval()
     n = 1 if greedy else args.num_samples
     outputs: list[list[str]] = []
     for start in range(0, len(prompts), args.generation_batch):
@@ -71,7 +79,7 @@ def generate(
             for p in prompts[start : start + args.generation_batch]
         ]
         encoded = tokenizer(batch, return_tensors="pt", padding=True, add_special_tokens=False)
-        encoded = encoded.to(device)
+        encoded = encoded.to(model.device)
         with torch.inference_mode():
             generated = model.generate(
                 **encoded,
@@ -118,11 +126,13 @@ def sample_and_score(
     reward_args: RewardArguments,
     args: SamplingArguments,
     greedy: bool = False,
+    model_args: ModelArguments | None = None,
 ) -> tuple[list[list[str]], list[list[float | None]]]:
     from trainer.data import to_rows
 
     rows = to_rows(records, data_args.system_prompt or None)
-    completions = generate(model_path, [row["prompt"] for row in rows], args, greedy=greedy)
+    prompts = [row["prompt"] for row in rows]
+    completions = generate(model_path, prompts, args, greedy=greedy, model_args=model_args)
     return completions, score(rows, completions, reward_args.verifier_url)
 
 
@@ -132,14 +142,19 @@ def evaluate(
     data_args: DataArguments,
     reward_args: RewardArguments,
     args: SamplingArguments,
+    model_args: ModelArguments | None = None,
 ) -> dict[str, float]:
     """Greedy accuracy, plus pass@1 / pass@N over N samples, on `records`."""
     if not records:
         raise ValueError("nothing to evaluate: no held-out records")
-    _, greedy = sample_and_score(model_path, records, data_args, reward_args, args, greedy=True)
+    _, greedy = sample_and_score(
+        model_path, records, data_args, reward_args, args, greedy=True, model_args=model_args
+    )
     summary = {"greedy_accuracy": summarise(greedy, [1])["accuracy"]}
     if args.num_samples > 1:
-        _, sampled = sample_and_score(model_path, records, data_args, reward_args, args)
+        _, sampled = sample_and_score(
+            model_path, records, data_args, reward_args, args, model_args=model_args
+        )
         summary |= summarise(sampled, sorted({1, args.num_samples}))
     return summary
 
@@ -165,10 +180,17 @@ def run_eval(
     """Evaluate on the held-out records; print and save `eval.json`."""
     output_dir = Path(args.output_dir)
     model_path, _ = prepare_model(model_args, data_args, output_dir)
-    summary = evaluate(model_path, heldout_records(data_args), data_args, reward_args, args)
-    output_dir.mkdir(parents=True, exist_ok=True)
-    (output_dir / "eval.json").write_text(json.dumps(summary, indent=2))
-    print(" | ".join(f"{k} {v:.3f}" for k, v in summary.items()))
+
+    def write() -> None:
+        records = heldout_records(data_args)
+        summary = evaluate(model_path, records, data_args, reward_args, args, model_args)
+        output_dir.mkdir(parents=True, exist_ok=True)
+        (output_dir / "eval.json").write_text(json.dumps(summary, indent=2))
+        print(" | ".join(f"{k} {v:.3f}" for k, v in summary.items()))
+
+    summary: dict[str, float] = on_main_process(
+        write, lambda: json.loads((output_dir / "eval.json").read_text())
+    )
     return summary
 
 
@@ -178,9 +200,12 @@ def rejection_sample(
     data_args: DataArguments,
     reward_args: RewardArguments,
     args: SamplingArguments,
+    model_args: ModelArguments | None = None,
 ) -> tuple[list[TaskRecord], dict[str, float]]:
     """Verified completions as SFT records (distinct ones per prompt), and pass@1 / pass@N."""
-    completions, rewards = sample_and_score(model_path, records, data_args, reward_args, args)
+    completions, rewards = sample_and_score(
+        model_path, records, data_args, reward_args, args, model_args=model_args
+    )
     kept: list[TaskRecord] = []
     for record, group, scores in zip(records, completions, rewards, strict=True):
         seen: set[str] = set()
@@ -201,9 +226,15 @@ def run_rejection_sampling(
     """Write the verified completions to `sft.jsonl` (TaskRecord schema) and `summary.json`."""
     output_dir = Path(args.output_dir)
     model_path, records = prepare_model(model_args, data_args, output_dir)
-    kept, summary = rejection_sample(model_path, records, data_args, reward_args, args)
-    output_dir.mkdir(parents=True, exist_ok=True)
-    write_jsonl(output_dir / "sft.jsonl", kept)
-    (output_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    print(" | ".join(f"{k} {v:.3f}" for k, v in summary.items()))
+
+    def write() -> None:
+        kept, summary = rejection_sample(
+            model_path, records, data_args, reward_args, args, model_args
+        )
+        output_dir.mkdir(parents=True, exist_ok=True)
+        write_jsonl(output_dir / "sft.jsonl", kept)
+        (output_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+        print(" | ".join(f"{k} {v:.3f}" for k, v in summary.items()))
+
+    on_main_process(write, lambda: None)
     return output_dir / "sft.jsonl"

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 from trl import SFTConfig, SFTTrainer
 
 from trainer.config import DataArguments, ModelArguments
+from trainer.distributed import describe
 from trainer.grpo import prepare_model
-from trainer.models import best_dtype, load_tokenizer
+from trainer.models import load_tokenizer
 from trainer.records import TaskRecord, to_row
 from trainer.reporting import ReportCallback
+from trainer.runs import prepare_init_kwargs, resume_target, save_policy, trainer_model_kwargs
 
 
 def sft_rows(records: list[TaskRecord], system_prompt: str | None) -> list[dict[str, Any]]:
@@ -35,33 +38,37 @@ def sft_rows(records: list[TaskRecord], system_prompt: str | None) -> list[dict[
 
 
 def train_sft(
-    model_path: str,
+    model_args: ModelArguments,
     records: list[TaskRecord],
     system_prompt: str | None,
     args: SFTConfig,
     callbacks: list[Any] | None = None,
 ) -> Path:
-    """Fine-tune `model_path` on `records`' completions; save to `args.output_dir`."""
+    """Fine-tune `model_args.model_name_or_path` (a loadable path or hub name) on `records`'
+    completions; save to `args.output_dir`."""
     from datasets import Dataset
 
     output_dir = Path(args.output_dir or "outputs/sft")
-    tokenizer = load_tokenizer(model_path)
-    if args.model_init_kwargs is None:
-        args.model_init_kwargs = {"dtype": best_dtype()}
+    print(f"sft: {describe()}", flush=True)
+    model_path = model_args.model_name_or_path
+    tokenizer = load_tokenizer(
+        model_path, revision=model_args.model_revision, trust_remote_code=args.trust_remote_code
+    )
+    prepare_init_kwargs(args, model_args)
     trainer = SFTTrainer(
         model=model_path,
         args=args,
         train_dataset=Dataset.from_list(sft_rows(records, system_prompt)),
         processing_class=tokenizer,
         callbacks=[ReportCallback(output_dir), *(callbacks or [])],
+        **trainer_model_kwargs(model_args),
     )
-    trainer.train()
-    trainer.save_model(str(output_dir))
-    tokenizer.save_pretrained(str(output_dir))
-    return output_dir
+    trainer.train(resume_from_checkpoint=resume_target(args.resume_from_checkpoint, output_dir))
+    return save_policy(trainer, tokenizer, output_dir)
 
 
 def run_sft(model_args: ModelArguments, data_args: DataArguments, args: SFTConfig) -> Path:
     output_dir = Path(args.output_dir or "outputs/sft")
     model_path, records = prepare_model(model_args, data_args, output_dir)
-    return train_sft(model_path, records, data_args.system_prompt, args)
+    model = dataclasses.replace(model_args, model_name_or_path=model_path)
+    return train_sft(model, records, data_args.system_prompt, args)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from trl import ModelConfig
 
 from trainer.cli import COMMANDS, main, parse
 
@@ -66,16 +68,74 @@ def test_unknown_command_and_bare_call_print_usage(capsys: pytest.CaptureFixture
     assert all(name in usage for name in COMMANDS)
 
 
+EXPECTED_TYPES = {
+    "grpo": ["ModelArguments", "DataArguments", "RewardArguments", "GRPOConfig"],
+    "sft": ["ModelArguments", "DataArguments", "SFTConfig"],
+    "rejection-sample": ["ModelArguments", "DataArguments", "RewardArguments", "SamplingArguments"],
+    "eval": ["ModelArguments", "DataArguments", "RewardArguments", "SamplingArguments"],
+    "pipeline": [
+        "ModelArguments", "DataArguments", "RewardArguments", "PipelineArguments", "GRPOConfig"
+    ],
+}  # fmt: skip
+
+
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_every_command_parses_with_defaults_and_has_help_on_every_field(command: str) -> None:
+    """Each command gets exactly the dataclasses its runner takes, with the documented
+    defaults, and every flag has help text."""
     from trainer.cli import make_parser
 
     parsed = parse(command, [])
-    assert parsed
+    assert [type(x).__name__ for x in parsed] == EXPECTED_TYPES[command]
+    model, data = parsed[0], parsed[1]
+    assert isinstance(model, ModelConfig)  # TRL's own model arguments, with ours added
+    assert (model.model_name_or_path, model.dtype, model.use_peft) == ("smollm2", None, False)
+    assert data.datasets == ["gym:basic_arithmetic"] and data.dataset_size == 1000
+    for rewards in (x for x in parsed if type(x).__name__ == "RewardArguments"):
+        assert rewards.reward_funcs == ["verify", "format"]
     ours = [a for a in make_parser(command)._actions if a.dest not in ("help",)]
     assert all(a.help for a in ours if not a.dest.startswith("_")), [
         a.dest for a in ours if not a.help
     ]
+
+
+def test_trl_model_config_flags_reach_loading_and_peft() -> None:
+    """dtype, attention, LoRA (through TRL's `get_peft_config`), remote code and resume are
+    TRL's own flags; `init_kwargs` turns them into `from_pretrained` arguments."""
+    from trl import get_peft_config
+
+    from trainer.cli import make_parser
+    from trainer.models import init_kwargs
+
+    model, *_, grpo = parse(
+        "grpo",
+        [
+            "--model_name_or_path", "tiny", "--dtype", "bfloat16",
+            "--attn_implementation", "sdpa", "--trust_remote_code", "true",
+            "--use_peft", "--lora_r", "8", "--lora_alpha", "16",
+            "--lora_target_modules", "q_proj", "v_proj",
+            "--resume_from_checkpoint", "true",
+        ],
+    )  # fmt: skip
+    assert init_kwargs(model, grpo.trust_remote_code) == {
+        "revision": "main",
+        "trust_remote_code": True,
+        "attn_implementation": "sdpa",
+        "dtype": "bfloat16",
+    }
+    lora: Any = get_peft_config(model)
+    assert lora is not None and (lora.r, lora.lora_alpha) == (8, 16)
+    assert set(lora.target_modules) == {"q_proj", "v_proj"}
+    assert grpo.resume_from_checkpoint == "true"
+    assert "newest checkpoint" in make_parser("grpo").format_help()
+    assert get_peft_config(parse("grpo", [])[0]) is None
+    with pytest.raises(SystemExit):  # TRL's choices hold
+        parse("grpo", ["--dtype", "float8"])
+
+
+def test_sampling_commands_take_trust_remote_code() -> None:
+    *_, sampling = parse("eval", ["--trust_remote_code", "true"])
+    assert sampling.trust_remote_code is True
 
 
 def test_cpu_runs_default_to_fp32() -> None:

@@ -7,25 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.models import tiny_reward_model
 from tests.trainer.conftest import write_copy_task
 from trainer.cli import main
-from trainer.models import train_tiny_tokenizer
 from trainer.pipeline import STAGES, STATE_FILE, load_state
-
-
-def tiny_reward_model(path: Path, corpus: list[str]) -> Path:
-    """Any sequence-classification checkpoint will do: a random tiny one here."""
-    from transformers import LlamaConfig, LlamaForSequenceClassification
-
-    tokenizer = train_tiny_tokenizer(corpus, vocab_size=64)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
-        num_attention_heads=2, num_key_value_heads=2, pad_token_id=tokenizer.pad_token_id,
-    )  # fmt: skip
-    config.num_labels = 1
-    LlamaForSequenceClassification(config).save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ from trainer.reporting import (
     METRICS_FILE,
     ReportCallback,
     plot_curves,
+    rows_before,
     status_counts,
     summary_line,
 )
@@ -58,3 +59,40 @@ def test_callback_writes_jsonl_prints_and_plots(tmp_path: Path) -> None:
 
 def test_no_curves_without_values(tmp_path: Path) -> None:
     assert plot_curves([{"step": 1, "loss": 0.3}], tmp_path / "x.png") is None
+
+
+def run_steps(out: Path, start: int, stop: int, value: float, world_zero: bool = True) -> None:
+    """A run of the callback from `start` (0: fresh; else a resumed checkpoint's step)."""
+    callback = ReportCallback(out, printer=lambda _: None)
+    state = SimpleNamespace(is_world_process_zero=world_zero, global_step=start)
+    callback.on_train_begin(None, state, None)
+    for step in range(start + 1, stop + 1):
+        state.global_step = step
+        callback.on_log(None, state, None, logs={"reward": value})
+    callback.on_train_end(None, state, None)
+
+
+def steps_and_rewards(out: Path) -> list[tuple[int, float]]:
+    rows = [json.loads(x) for x in (out / METRICS_FILE).read_text().splitlines()]
+    return [(r["step"], r["reward"]) for r in rows]
+
+
+def test_a_rerun_in_the_same_folder_starts_its_own_metrics(tmp_path: Path) -> None:
+    run_steps(tmp_path, 0, 3, 0.1)
+    run_steps(tmp_path, 0, 2, 0.9)
+    assert steps_and_rewards(tmp_path) == [(1, 0.9), (2, 0.9)]
+
+
+def test_a_resumed_run_keeps_rows_up_to_its_checkpoint_and_redoes_the_rest(
+    tmp_path: Path,
+) -> None:
+    run_steps(tmp_path, 0, 5, 0.1)  # crashed after logging step 5; checkpoint at step 2
+    run_steps(tmp_path, 2, 6, 0.9)
+    assert steps_and_rewards(tmp_path) == [(1, 0.1), (2, 0.1), *((s, 0.9) for s in range(3, 7))]
+    assert rows_before([{"step": 1}, {"step": 3}], 2) == [{"step": 1}]
+    assert rows_before([{"step": 1}], 0) == []
+
+
+def test_only_the_main_process_writes_metrics(tmp_path: Path) -> None:
+    run_steps(tmp_path, 0, 3, 0.1, world_zero=False)
+    assert not (tmp_path / METRICS_FILE).exists() and not (tmp_path / CURVES_FILE).exists()

@@ -2,27 +2,22 @@
 
 They shape early training, when a verifiable reward is almost never earned, and return `None`
 for rows of a domain they do not judge (TRL then leaves those rows out of this function's mean).
+A completion's text is read as the verifier adapter reads it (plain, one message, or a chat).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
+
+# The verifier's own reading of a completion, so a format reward judges the text it judges.
+from services.verifier.adapters._completions import completion_text
 
 _BOXED = re.compile(r"\\boxed\{[^{}]+\}")
 _OPEN_WITH_CONTENT = re.compile(r"\\boxed\{[^{}\s\\]")
 _FENCED = re.compile(r"```[a-zA-Z0-9_+-]*\n.*?```", re.DOTALL)
 _THINK = re.compile(r"^\s*<think>.+?</think>\s*\S", re.DOTALL)
-
-
-def text_of(completion: Any) -> str:
-    """Text of a completion given as a string or as chat messages."""
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, Mapping):
-        return str(completion.get("content") or "")
-    return "\n".join(str(m.get("content") or "") for m in completion if isinstance(m, Mapping))
 
 
 def boxed_score(text: str) -> float:
@@ -51,7 +46,7 @@ def answer_format_reward(
     """Math: a boxed final answer; code and Lean: one fenced block."""
     scores: list[float | None] = []
     for completion, row_domain in zip(completions, domain, strict=True):
-        text = text_of(completion)
+        text = completion_text(completion)
         scores.append(boxed_score(text) if row_domain == "math" else fenced_score(text))
     return scores
 
@@ -60,4 +55,4 @@ def think_format_reward(
     prompts: Sequence[Any], completions: Sequence[Any], **_: Any
 ) -> list[float | None]:
     """R1 style: reasoning inside <think></think>, followed by an answer."""
-    return [1.0 if _THINK.match(text_of(c)) else 0.0 for c in completions]
+    return [1.0 if _THINK.match(completion_text(c)) else 0.0 for c in completions]

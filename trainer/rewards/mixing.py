@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from trainer.rewards.format import answer_format_reward, think_format_reward
-from trainer.rewards.verifiable import ADAPTER_FUNCTIONS, verifiable_reward
+from trainer.rewards.verifiable import VERIFIABLE_NAMES, verifiable_reward
 
 FORMAT_REWARDS = {"format": answer_format_reward, "think_format": think_format_reward}
 REWARD_MODEL = "reward_model"
-REWARD_NAMES = (*ADAPTER_FUNCTIONS, *FORMAT_REWARDS, REWARD_MODEL)
+REWARD_NAMES = (*VERIFIABLE_NAMES, *FORMAT_REWARDS, REWARD_MODEL)
 
 
 def build_reward_funcs(
@@ -20,7 +20,7 @@ def build_reward_funcs(
     TRL loads as a sequence-classification model scoring prompt + completion."""
     funcs: list[Any] = []
     for name in names:
-        if name in ADAPTER_FUNCTIONS:
+        if name in VERIFIABLE_NAMES:
             funcs.append(verifiable_reward(name, verifier_url))
         elif name in FORMAT_REWARDS:
             funcs.append(FORMAT_REWARDS[name])

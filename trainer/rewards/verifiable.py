@@ -1,44 +1,24 @@
-"""The verifiable rewards: the service's TRL adapter, with our dataset columns and metrics added.
+"""The verifiable rewards: the service's TRL adapter under our short names, with accuracy logged.
 
-The HTTP calls, batching, retries and the `error` -> `None` rule live in the adapter
-(`services.verifier.adapters.trl`). This wrapper only decodes the JSON-encoded `tests` column
-and logs, per call, the share of completions the verifier scored 1 (`accuracy`) and the share it
-could not score (`verifier/unscored`).
+Everything about talking to the verifier lives in the adapter (`services.verifier.adapters.trl`):
+building items from the dataset columns (including the JSON-encoded `tests` column), batching,
+retries, the `error` -> `None` rule and the per-status counts. Our names are the adapter's
+function names without `_reward` (`verify_reward` -> `verify`), so a reward the adapter adds is
+ours too. This wrapper only adds two metrics per call: the share of scored completions the
+verifier judged fully right (`accuracy`) and the share it could not score (`verifier/unscored`).
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from services.verifier.adapters import trl as adapter
+
 RewardFunc = Callable[..., Any]
-
-# Our names for the adapter's reward functions, and the adapter's domain argument for each.
-ADAPTER_FUNCTIONS: dict[str, str] = {
-    "verify": "verify_reward",
-    "math": "math_reward",
-    "code": "code_reward",
-    "lean": "lean_reward",
-}
-ADAPTER_DOMAINS: dict[str, str] = {
-    "verify": "mixed",
-    "math": "math",
-    "code": "code",
-    "lean": "lean",
-}
-
-
-def decode_columns(columns: dict[str, Any]) -> dict[str, Any]:
-    """Column values as the verifier's wire format wants them (tests as lists, not JSON)."""
-    if "tests" in columns:
-        columns = {
-            **columns,
-            "tests": [json.loads(t) if isinstance(t, str) else t for t in columns["tests"]],
-        }
-    return columns
+SUFFIX = "_reward"
 
 
 def reward_stats(rewards: Sequence[float | None]) -> dict[str, float]:
@@ -53,11 +33,12 @@ def reward_stats(rewards: Sequence[float | None]) -> dict[str, float]:
 
 
 def instrument(func: RewardFunc) -> RewardFunc:
-    """`func` with columns decoded and its accuracy logged through TRL's `log_metric`."""
+    """`func` (keeping its name, TRL's metric name) with its accuracy logged through TRL's
+    `log_metric`; the columns reach the adapter as TRL passed them."""
 
     @functools.wraps(func)
     async def wrapped(prompts: Sequence[Any], completions: Sequence[Any], **columns: Any) -> Any:
-        rewards = func(prompts=prompts, completions=completions, **decode_columns(columns))
+        rewards = func(prompts=prompts, completions=completions, **columns)
         if inspect.isawaitable(rewards):
             rewards = await rewards
         log_metric = columns.get("log_metric")
@@ -69,14 +50,19 @@ def instrument(func: RewardFunc) -> RewardFunc:
     return wrapped
 
 
-def verifiable_reward(name: str, base_url: str | None = None) -> RewardFunc:
-    """The adapter's reward function for one of our names (`verify`, `math`, `code`, `lean`),
-    talking to `base_url` (default: `$VERIFIER_URL`)."""
-    from services.verifier.adapters import trl as adapter
+def verifiable_rewards(base_url: str | None = None) -> dict[str, RewardFunc]:
+    """The adapter's reward functions by our name, talking to `base_url` (default:
+    `$VERIFIER_URL`)."""
+    functions = adapter.make_reward_functions(base_url=base_url)
+    return {name.removesuffix(SUFFIX): instrument(func) for name, func in functions.items()}
 
-    func = adapter.make_reward_function(
-        ADAPTER_DOMAINS[name],  # type: ignore[arg-type]
-        base_url=base_url,
-        name=ADAPTER_FUNCTIONS[name],
-    )
-    return instrument(func)
+
+VERIFIABLE_NAMES: tuple[str, ...] = tuple(verifiable_rewards())  # no client is built yet
+
+
+def verifiable_reward(name: str, base_url: str | None = None) -> RewardFunc:
+    """One of `verifiable_rewards`, by our name (`verify`, `math`, `code`, `lean`)."""
+    rewards = verifiable_rewards(base_url)
+    if name not in rewards:
+        raise ValueError(f"unknown verifiable reward {name!r}; choose from {sorted(rewards)}")
+    return rewards[name]

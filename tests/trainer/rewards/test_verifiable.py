@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
+from services.verifier.adapters import trl as adapter
 from trainer.rewards.mixing import build_reward_funcs, check_weights
-from trainer.rewards.verifiable import decode_columns, reward_stats, verifiable_reward
+from trainer.rewards.verifiable import VERIFIABLE_NAMES, reward_stats, verifiable_reward
 
 
 async def test_verify_reward_scores_math_rows_and_logs_accuracy(verifier_url: str) -> None:
@@ -28,10 +27,27 @@ async def test_verify_reward_scores_math_rows_and_logs_accuracy(verifier_url: st
     assert reward.__name__ == "verify_reward"  # TRL's metric name
 
 
-def test_tests_column_is_decoded_from_json() -> None:
-    tests = [{"kind": "assert", "code": "assert f() == 1"}]
-    columns = decode_columns({"tests": [json.dumps(tests), None], "answer": ["1", None]})
-    assert columns["tests"] == [tests, None] and columns["answer"] == ["1", None]
+def test_our_names_are_the_adapters_functions_without_the_suffix() -> None:
+    public = {n for n in adapter.__all__ if n.endswith("_reward")}
+    assert {f"{name}_reward" for name in VERIFIABLE_NAMES} == public
+    assert [verifiable_reward(name).__name__ for name in VERIFIABLE_NAMES] == [
+        f"{name}_reward" for name in VERIFIABLE_NAMES
+    ]
+    with pytest.raises(ValueError, match="unknown verifiable reward"):
+        verifiable_reward("maths")
+
+
+async def test_json_tests_column_reaches_the_adapter_as_trl_passes_it(verifier_url: str) -> None:
+    """The dataset stores `tests` JSON-encoded; the adapter decodes it (no second decoder
+    here): a row whose `tests` cell is not JSON is the adapter's configuration error."""
+    from services.verifier.client import ConfigurationError
+
+    reward = verifiable_reward("verify", verifier_url)
+    with pytest.raises(ConfigurationError, match="not JSON"):
+        await reward(
+            prompts=["p"], completions=["```python\nx = 1\n```"], domain=["code"],
+            answer=[None], tests=["[{not json"],
+        )  # fmt: skip
 
 
 def test_reward_stats_leave_unscored_items_out_of_accuracy() -> None:
