@@ -250,7 +250,8 @@ def test_issue_attacks_leave_the_next_jobs_unaffected(
 ) -> None:
     code = f"import os, resource\ndef add(a, b):\n    try:\n        {attack}\n    except OSError:\n"
     code += "        pass\n    return -1\n"
-    (hostile,) = post_code(code_url, [item(code, [call("add", 5, [2, 3])])])
+    tests = [call("add", 5, [2, 3]), call("add", 5, [2, 3]), assert_test("assert add(1, 2) == 3")]
+    (hostile,) = post_code(code_url, [item(code, tests)])
     assert hostile["status"] == "failed" and hostile["reward"] == 0.0, hostile
     assert_next_jobs_unaffected(code_url, fresh)
     # nine of twelve later C++ items failed to compile in the issue's report
@@ -340,16 +341,16 @@ def _unmark(name):
             os.unlink(f"{place}/{name}")
         except OSError:
             pass
-_previous = []
+_guesses = []
 def is_prime(n):
-    # No logic. The harness calls again only after a passing assert, so a guess that was
-    # followed by another call was right; one left pending was wrong: flip it in a later job.
-    if _previous:
-        _unmark(f"pending{_previous[-1]}")
-    _previous.append(n)
+    # No logic. The harness calls again only after a passing assert, so a guess followed by
+    # another call was right; a guess left pending was wrong: a later job answers the opposite.
+    if _guesses:
+        _unmark(f"pending{_guesses.pop()}")
     if _has(f"pending{n}"):
         return False
     _mark(f"pending{n}")
+    _guesses.append(n)
     return True
 """
 
@@ -644,3 +645,29 @@ def test_compile_deadline_follows_the_item() -> None:
     assert deadline(1, 1) == COMPILE_FLOOR_S
     assert deadline(4, 5) == 20
     assert deadline(30, 10) == 30
+
+
+# -- the checks themselves must not retire containers that served honest jobs
+
+CONTAINER_ID = """
+def container():
+    with open("/proc/1/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()[19]  # PID 1's start time
+"""
+
+
+def test_honest_jobs_keep_their_container(code_url: str) -> None:
+    ids = []
+    for _ in range(3):
+        first, good_py, good_cpp, second = post_code(
+            code_url,
+            [
+                item(CONTAINER_ID, [call("container", "?")]),
+                CANARY_PY,
+                CANARY_CPP,
+                item(CONTAINER_ID, [call("container", "?")]),
+            ],
+        )
+        assert good_py["reward"] == 1.0 and good_cpp["reward"] == 1.0
+        ids += [first["tests"][0]["detail"], second["tests"][0]["detail"]]
+    assert len(set(ids)) == 1, ids
