@@ -28,10 +28,11 @@ run, kept over exec): no other process's rlimits, nice value, CPU affinity, sche
 priority, no ptrace-like access, no SysV IPC, POSIX message queues or keyrings (state that would
 outlive the job). After every run PID 1 kills the run's process group, then stops and kills every
 other process in the container (daemons that left the group), wipes every writable place (the
-/tmp tmpfs, /dev/mqueue, /dev/shm if mounted, SysV IPC objects), checks that its own and the
-zygote's attributes are unchanged, and reports anomalies; the host retires a container that
-reported any. Whatever a candidate left behind, its verdict stays its own: a container that
-cannot be cleaned ends the job with the remaining tests not run (runtime_error), never a fault.
+/tmp tmpfs, /dev/mqueue, /dev/shm if mounted, SysV IPC objects); after every job it checks
+that its own and the zygote's attributes are unchanged. It reports anomalies, and the host
+retires a container that reported any. Whatever a candidate left behind, its verdict stays its
+own: a container that cannot be cleaned ends the job with the remaining tests not run
+(runtime_error), never a fault.
 """
 
 from __future__ import annotations
@@ -274,7 +275,7 @@ class Executor:
 
     def sweep(self) -> list[str]:
         """Stop, kill and reap every process but PID 1 and the zygote; wipe every writable
-        place; check the trusted processes' attributes. Returns anomalies; never raises."""
+        place. Returns anomalies; never raises."""
         try:
             anomalies = self._kill_strays()
         except Exception as exc:  # reported: the container is retired
@@ -286,7 +287,7 @@ class Executor:
         if pid != 0 or not self.zygote.is_alive:
             self.zygote.is_alive = False
             anomalies.append("zygote died")
-        return anomalies + self._clean_places() + self._changed_attributes()
+        return anomalies + self._clean_places()
 
     def _kill_strays(self) -> list[str]:
         anomalies: list[str] = []
@@ -336,7 +337,7 @@ class Executor:
     def snapshot(self) -> dict[int, tuple[object, ...]]:
         return {pid: process_attributes(pid) for pid in (os.getpid(), self.zygote.pid)}
 
-    def _changed_attributes(self) -> list[str]:
+    def changed_attributes(self) -> list[str]:
         """A candidate of the same uid changed PID 1's or the zygote's rlimits, nice value,
         affinity, scheduling... (seccomp forbids it; this is the second line)."""
         if not self.zygote.is_alive:
@@ -588,7 +589,7 @@ class Executor:
                     "id": job.get("id"),
                     "compile": compiled,
                     "tests": [verdict for _ in job["tests"]],
-                    "anomalies": anomalies,
+                    "anomalies": sorted(set(anomalies + self.changed_attributes())),
                 }
         stop_early = bool(job.get("stop_on_first_failure"))
         tests: list[dict[str, Any]] = job["tests"]
@@ -630,6 +631,7 @@ class Executor:
         while len(results) < len(job["tests"]):
             reason = "not run: the sandbox's process spawner was killed or stopped by this program"
             results.append({"skipped": True, "reason": reason})
+        anomalies += self.changed_attributes()  # once per job: it only protects later jobs
         return {"id": job.get("id"), "tests": results, "anomalies": sorted(set(anomalies))}
 
     def compile_job(self, source: bytes, job: dict[str, Any]) -> dict[str, Any]:

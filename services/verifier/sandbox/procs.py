@@ -169,10 +169,14 @@ def wipe_ipc(mqueue_root: str = "/dev/mqueue") -> tuple[int, bool]:
         for ident in _sysv_ids(kind):
             found += 1
             remove(ident)
-    with contextlib.suppress(OSError):
-        found += len(os.listdir(mqueue_root))
+    try:
+        queues = len(os.listdir(mqueue_root))
+    except OSError:
+        queues = 0
+    if not found and not queues:
+        return 0, True
     clean = wipe_dir(mqueue_root) and not any(_sysv_ids(kind) for kind in removers)
-    return found, clean
+    return found + queues, clean
 
 
 def _sysv_ids(kind: str) -> list[int]:

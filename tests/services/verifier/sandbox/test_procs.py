@@ -36,16 +36,19 @@ def test_wipe_empties_deep_unreadable_and_special_entries(tmp_path: Path) -> Non
     (root / ".wipe1").write_text("x")
     for path in (root / "a" / "b", root / "a"):
         path.chmod(0)
-    assert wipe_dir(str(root)) is True
-    assert os.listdir(root) == []
-    assert outside.read_text() == "keep" and tmp_path.exists()
+    try:
+        assert wipe_dir(str(root), budget_s=600) is True  # no timing here: a loaded machine
+        assert os.listdir(root) == []
+        assert outside.read_text() == "keep" and tmp_path.exists()
+    finally:  # pytest's own cleanup of old tmp dirs recurses: never leave it a deep tree
+        wipe_dir(str(root), budget_s=600)
 
 
 def test_wipe_reports_what_it_could_not_finish_in_its_budget(tmp_path: Path) -> None:
     for index in range(100):
         (tmp_path / str(index)).write_text("x")
     assert wipe_dir(str(tmp_path), budget_s=0.0) is False
-    assert wipe_dir(str(tmp_path)) is True
+    assert wipe_dir(str(tmp_path), budget_s=600) is True
 
 
 def test_wipe_of_a_missing_place_is_clean(tmp_path: Path) -> None:
