@@ -66,6 +66,9 @@ MQUEUE_ROOT = "/dev/mqueue"
 _FRAME = struct.Struct(">I")
 # Time PID 1 spends emptying the tmpfs after one run; past it the container is dirty (retired).
 _WIPE_BUDGET_S = 2.0
+# What one job's answer may carry, JSON-encoded (the host refuses frames over 256 MiB): each
+# test's output is capped, but many tests of escaped control characters (6 bytes each) are not.
+_ANSWER_BUDGET_BYTES = 64 << 20
 
 
 class ZygoteLost(Exception):
@@ -593,6 +596,7 @@ class Executor:
                 }
         stop_early = bool(job.get("stop_on_first_failure"))
         tests: list[dict[str, Any]] = job["tests"]
+        budget = _ANSWER_BUDGET_BYTES
         while len(results) < len(tests):
             if stop_early and results and results[-1].get("stop"):
                 results.append({"skipped": True})
@@ -620,6 +624,7 @@ class Executor:
                 break
             anomalies += found
             for result in got:
+                budget = self.charge_answer(result, budget)
                 result["stop"] = is_definite_failure(result)
             results += got
             if not self.zygote.is_alive:
@@ -633,6 +638,20 @@ class Executor:
             results.append({"skipped": True, "reason": reason})
         anomalies += self.changed_attributes()  # once per job: it only protects later jobs
         return {"id": job.get("id"), "tests": results, "anomalies": sorted(set(anomalies))}
+
+    @staticmethod
+    def charge_answer(result: dict[str, Any], budget: int) -> int:
+        """Keep the job's answer under what the host accepts: once the budget is spent, a
+        test's captured output or return value is dropped and counted as over the limit (the
+        candidate's failure, never a lost sandbox). Returns the budget left."""
+        size = len(json.dumps(result))
+        if size <= budget:
+            return budget - size
+        if "stdout" in result:
+            result.update(stdout="", stdout_over=True)
+        if "replies" in result:
+            result.update(replies=result["replies"][:1], response_over=True)
+        return budget - min(size, len(json.dumps(result)))
 
     def compile_job(self, source: bytes, job: dict[str, Any]) -> dict[str, Any]:
         limits = dict(job["limits"])

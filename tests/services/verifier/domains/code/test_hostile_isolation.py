@@ -671,3 +671,26 @@ def test_honest_jobs_keep_their_container(code_url: str) -> None:
         assert good_py["reward"] == 1.0 and good_cpp["reward"] == 1.0
         ids += [first["tests"][0]["detail"], second["tests"][0]["detail"]]
     assert len(set(ids)) == 1, ids
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "import sys\nsys.stdout.write('\\x01' * ((1 << 20) - 8))\n",  # 6 bytes each in JSON
+        "import sys\nsys.stdout.buffer.write(b'\\xff' * ((1 << 20) - 8))\n",  # U+FFFD each
+        "def add(a, b):\n    return '\\x01' * ((1 << 20) - 64)\n",
+    ],
+)
+def test_outputs_that_would_overflow_the_answer_frame_are_the_candidates(
+    code_url: str, program: str
+) -> None:
+    """Each output is under the per-run limit; all of them, escaped, are past what one answer
+    from the container may carry: the candidate fails, the item is not an `error`."""
+    if "def add" in program:
+        tests = [call("add", 3, [1, 2]) for _ in range(60)]
+    else:
+        tests = [{"kind": "stdio", "stdin": "", "stdout": "5\n"} for _ in range(60)]
+    (result,) = post_code(code_url, [item(program, tests, timeout_s=5)])
+    assert result["status"] == "failed" and result["reward"] == 0.0, result
+    good = post_code(code_url, [CANARY_PY])[0]
+    assert good["reward"] == 1.0, good
