@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from services.verifier.sandbox import asserts
-from services.verifier.sandbox.procs import install_seccomp, seccomp_program, wipe_dir
+from services.verifier.sandbox.procs import (
+    install_seccomp,
+    process_attributes,
+    seccomp_program,
+    wipe_dir,
+)
 
 
 def test_wipe_empties_deep_unreadable_and_special_entries(tmp_path: Path) -> None:
@@ -98,3 +103,29 @@ def test_candidate_exceptions_are_distinct_and_never_protocol_signals() -> None:
         assert type(raised) is asserts.CandidateError
         assert not isinstance(raised, StopIteration | StopAsyncIteration | AssertionError)
     assert isinstance(asserts.candidate_exception("UnicodeDecodeError", "x"), Exception)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="raising a limit back needs root")
+def test_attribute_snapshot_sees_every_change_a_same_uid_process_could_make() -> None:
+    """The second line behind seccomp: PID 1 compares these before and after every job."""
+    pid = os.fork()
+    if pid == 0:
+        os.pause()
+        os._exit(0)
+    try:
+        before = process_attributes(pid)
+        changes = [
+            lambda: resource.prlimit(pid, resource.RLIMIT_NPROC, (40, 40)),
+            lambda: os.setpriority(os.PRIO_PROCESS, pid, 7),
+            lambda: os.sched_setscheduler(pid, os.SCHED_BATCH, os.sched_param(0)),
+        ]
+        if len(os.sched_getaffinity(0)) > 1:
+            changes.append(lambda: os.sched_setaffinity(pid, {min(os.sched_getaffinity(0))}))
+        for change in changes:
+            change()
+            after = process_attributes(pid)
+            assert after != before
+            before = after
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)

@@ -507,6 +507,9 @@ ITERATION_TESTS = [
     "for got, want in zip(map(f, [1, 2, 3]), [2, 4, 6]):\n    assert got == want",
     "xs = iter([1, 2, 3])\nassert list(iter(lambda: f(next(xs)), 6)) == [2, 4]",
     "assert next(map(f, [1]), 2) == 2",
+    "assert 0 not in map(f, [1, 2, 3])",
+    "assert min(map(f, [1, 2, 3]), default=2) == 2",
+    "import itertools\nassert list(itertools.starmap(f, [(1,), (2,)])) in ([2, 4], [])",
     """
     class Cases:
         def __init__(self):
