@@ -19,6 +19,7 @@ from services.verifier.domains.code.config import CodeSettings
 from services.verifier.domains.code.harness import COMPILE_FLOOR_S, compile_timeout_s
 from services.verifier.schemas.code import CodeItem
 from tests.services.verifier.domains.code.conftest import post_code
+from tests.support.server import running_service
 
 pytestmark = [pytest.mark.docker]
 
@@ -659,20 +660,23 @@ def container():
 """
 
 
-def test_honest_jobs_keep_their_container(code_url: str) -> None:
+def test_honest_jobs_keep_their_container(docker_engine: None) -> None:
+    """A service of its own: the shared one's container may reach `max_jobs_per_sandbox`."""
+    env = {"VERIFIER_CODE__POOL_SIZE": "1", "VERIFIER_LEAN__IS_ENABLED": "false"}
     ids = []
-    for _ in range(3):
-        first, good_py, good_cpp, second = post_code(
-            code_url,
-            [
-                item(CONTAINER_ID, [call("container", "?")]),
-                CANARY_PY,
-                CANARY_CPP,
-                item(CONTAINER_ID, [call("container", "?")]),
-            ],
-        )
-        assert good_py["reward"] == 1.0 and good_cpp["reward"] == 1.0
-        ids += [first["tests"][0]["detail"], second["tests"][0]["detail"]]
+    with running_service(env) as url:
+        for _ in range(3):
+            first, good_py, good_cpp, second = post_code(
+                url,
+                [
+                    item(CONTAINER_ID, [call("container", "?")]),
+                    CANARY_PY,
+                    CANARY_CPP,
+                    item(CONTAINER_ID, [call("container", "?")]),
+                ],
+            )
+            assert good_py["reward"] == 1.0 and good_cpp["reward"] == 1.0
+            ids += [first["tests"][0]["detail"], second["tests"][0]["detail"]]
     assert len(set(ids)) == 1, ids
 
 
