@@ -611,16 +611,22 @@ def test_unittest_main_failures_fail_and_passes_pass(code_url: str) -> None:
 
 # -- 10. compile time bounded by the item's budget
 
-CONSTEXPR_BUSY = """
-constexpr long long spin() {
+# Sixteen evaluations, each stopped by g++'s own constexpr operation limit after ~9 s here:
+# minutes of compiling in all, however fast the machine.
+CONSTEXPR_BUSY = (
+    """
+constexpr long long spin(int k) {
     long long s = 0;
     for (int i = 0; i < 200000; ++i)
-        for (int j = 0; j < 200000; ++j) s += i ^ j;
+        for (int j = 0; j < 200000; ++j) s += (i ^ j) + k;
     return s;
 }
-constexpr long long value = spin();
-int main() { return value == 0; }
 """
+    + "".join(f"constexpr long long v{k} = spin({k});\n" for k in range(16))
+    + """
+int main() { return v0 == v15; }
+"""
+)
 
 
 def test_compile_time_is_bounded_by_the_items_budget(code_url: str) -> None:
