@@ -4,6 +4,14 @@ Forked from PID 1 per item, it executes the test code with the candidate's funct
 by proxies that call into the candidate's process over pipes. Arguments and return values cross
 as plain data (`codec`), so assertions compare builtin values in a process the candidate cannot
 touch; the verdicts go to PID 1 over a pipe only the harness holds.
+
+The test runs as `__main__` (an `if __name__ == "__main__":` block runs, `unittest.main()` finds
+its cases). An exception the candidate raised arrives as a `CandidateException`: a subclass of
+the builtin type it named when that type is an ordinary error (`except ValueError` still works),
+a plain `CandidateError` when the type has a meaning to the interpreter's protocols
+(`StopIteration` would silently end `map()` or a `for` loop, `StopAsyncIteration` an `async for`;
+`SystemExit`, `KeyboardInterrupt`, `GeneratorExit` and `AssertionError` would end or pass the
+test). Nothing the candidate sends can end an iteration of the test or exit it.
 """
 
 from __future__ import annotations
@@ -14,11 +22,13 @@ import json
 import os
 import sys
 import traceback
+import types
 from typing import Any
 
 from services.verifier.sandbox.codec import CodecError, decode_value, encode_value
 from services.verifier.sandbox.procs import (
     apply_rlimits,
+    install_exit_builtins,
     move_fds,
     send_line,
     set_non_dumpable,
@@ -26,12 +36,9 @@ from services.verifier.sandbox.procs import (
 )
 
 _LINE_LIMIT = 16 * 1024 * 1024
-# Builtin exception types a candidate's raised exception is mapped back to in the harness.
-_RERAISABLE = {
-    name: obj
-    for name, obj in vars(builtins).items()
-    if isinstance(obj, type) and issubclass(obj, Exception) and name != "AssertionError"
-}
+# Builtin exceptions that steer the interpreter, not just report an error: never re-raised as
+# themselves (or a subclass) in the test.
+_PROTOCOL_EXCEPTIONS = {"StopIteration", "StopAsyncIteration", "AssertionError", "Exception"}
 
 
 class CandidateGone(BaseException):
@@ -46,8 +53,37 @@ class NotPlainData(BaseException):
     """The candidate returned something that is not plain data (e.g. an always-equal object)."""
 
 
-class CandidateError(Exception):
-    """The candidate raised an exception that is not a builtin exception type."""
+class CandidateException(Exception):
+    """Base of every exception the candidate raised, as the test sees it."""
+
+
+class CandidateError(CandidateException):
+    """The candidate raised a non-builtin exception, or one with a protocol meaning."""
+
+
+def _delivered_types() -> dict[str, type[CandidateException]]:
+    """`ValueError` -> a `ValueError` that is also a `CandidateException`, for each ordinary
+    builtin error type."""
+    kinds: dict[str, type[CandidateException]] = {}
+    for name, obj in vars(builtins).items():
+        if not (isinstance(obj, type) and issubclass(obj, Exception)):
+            continue
+        if name in _PROTOCOL_EXCEPTIONS or issubclass(obj, (StopIteration, StopAsyncIteration)):
+            continue
+        with contextlib.suppress(TypeError):
+            kinds[name] = type(name, (obj, CandidateException), {"__module__": "candidate"})
+    return kinds
+
+
+_DELIVERED = _delivered_types()
+
+
+def candidate_exception(kind: object, message: object) -> CandidateException:
+    """The exception to raise in the test for one the candidate raised (`kind` is its name)."""
+    text = f"{kind}: {message}"[:1000]
+    with contextlib.suppress(Exception):
+        return _DELIVERED[str(kind)](text)  # e.g. UnicodeDecodeError needs 5 arguments
+    return CandidateError(text)
 
 
 class Channel:
@@ -63,7 +99,7 @@ class Channel:
             raise CandidateGone("the candidate's process exited")
         try:
             message = json.loads(line)
-        except ValueError as exc:
+        except Exception as exc:  # junk or nesting too deep for the parser: the candidate's
             raise CandidateGone("the candidate's process broke the protocol") from exc
         if type(message) is not dict:
             raise CandidateGone("the candidate's process broke the protocol")
@@ -89,8 +125,7 @@ class Channel:
         if "unplain" in reply:
             raise NotPlainData(f"{name}() returned something that is not plain data")
         if "raised" in reply:
-            kind = _RERAISABLE.get(str(reply["raised"]), CandidateError)
-            raise kind(f"{reply['raised']}: {reply.get('message', '')}")
+            raise candidate_exception(reply["raised"], reply.get("message", ""))
         raise CandidateGone("the candidate's process broke the protocol")
 
 
@@ -117,7 +152,11 @@ def _proxy(channel: Channel, name: str) -> Any:
 
 
 def _namespace_from(channel: Channel, names: dict[str, Any]) -> dict[str, Any]:
-    namespace: dict[str, Any] = {"__name__": "__test__", "__builtins__": builtins}
+    """The test's globals: a fresh `__main__` module (registered, as a script's would be)."""
+    module = types.ModuleType("__main__")
+    sys.modules["__main__"] = module
+    namespace: dict[str, Any] = module.__dict__
+    namespace["__builtins__"] = builtins
     for name, spec in names.items():
         if type(name) is not str or not name.isidentifier() or name.startswith("__"):
             continue
@@ -135,15 +174,35 @@ def _namespace_from(channel: Channel, names: dict[str, Any]) -> dict[str, Any]:
     return namespace
 
 
+def _text(exc: BaseException) -> str:
+    """str(exc), which may itself raise (a huge int in an assert message...)."""
+    try:
+        return str(exc)[:600]
+    except Exception:
+        return "(message not shown)"
+
+
 def _assert_detail(exc: BaseException, code: str) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     lines = code.splitlines()
+    text = _text(exc)
     for frame in reversed(frames):
         if frame.filename == "<test>" and frame.lineno and 0 < frame.lineno <= len(lines):
             source = lines[frame.lineno - 1].strip()
-            message = f" ({exc})" if str(exc) else ""
+            message = f" ({text})" if text else ""
             return f"assertion failed at test line {frame.lineno}: {source[:300]}{message[:300]}"
-    return f"assertion failed: {exc}"[:600]
+    return f"assertion failed: {text}"[:600]
+
+
+def _exit_verdict(exc: SystemExit) -> dict[str, Any]:
+    """The test itself exited (`unittest.main()` does): status 0 passes, anything else fails.
+
+    Only the test's own code can raise SystemExit here: the candidate's arrives as a
+    CandidateError.
+    """
+    if exc.code is None or exc.code is False or (type(exc.code) is int and exc.code == 0):
+        return {"status": "passed", "detail": ""}
+    return {"status": "failed", "detail": f"the test exited with status {_text(exc)[:200]}"}
 
 
 def harness_session(codes: list[str], channel: Channel, verdict_fd: int) -> None:
@@ -177,11 +236,13 @@ def harness_session(codes: list[str], channel: Channel, verdict_fd: int) -> None
 
 
 def harness_verdict(code: str, channel: Channel, names: dict[str, Any]) -> dict[str, Any]:
-    namespace = _namespace_from(channel, names)
     try:
+        namespace = _namespace_from(channel, names)
         exec(compile(code, "<test>", "exec"), namespace)
     except AssertionError as exc:
         return {"status": "failed", "detail": _assert_detail(exc, code)}
+    except SystemExit as exc:
+        return _exit_verdict(exc)
     except CandidateMemory:
         return {"status": "memory_exceeded", "detail": "MemoryError in the candidate"}
     except NotPlainData as exc:
@@ -189,7 +250,7 @@ def harness_verdict(code: str, channel: Channel, names: dict[str, Any]) -> dict[
     except CandidateGone as exc:
         return {"status": "runtime_error", "detail": str(exc), "lost": True}
     except BaseException as exc:
-        return {"status": "runtime_error", "detail": f"{type(exc).__name__}: {exc}"[:1000]}
+        return {"status": "runtime_error", "detail": f"{type(exc).__name__}: {_text(exc)}"}
     return {"status": "passed", "detail": ""}
 
 
@@ -201,6 +262,9 @@ def harness_main(codes: list[str], fds: list[int], rlimits: dict[str, int]) -> N
         null = os.open(os.devnull, os.O_RDWR)
         move_fds([null, null, null, *fds])  # 3=requests, 4=responses, 5=verdicts
         sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (lives until _exit)
+        sys.argv = ["test"]
+        sys.set_int_max_str_digits(0)  # as in the candidate's process: big answers print
+        install_exit_builtins()
         apply_rlimits(rlimits)
         harness_session(codes, Channel(3, 4), 5)
     except BaseException as exc:

@@ -20,9 +20,19 @@ Processes inside a container (all one unprivileged uid, no capabilities):
   PID 1 over a pipe only the harness holds.
 
 Expected values of call and stdio tests never enter the container at all (the host compares);
-assert-test code lives only in PID 1 and the harness. After every run PID 1 kills the run's
-process group, then stops and kills every other process in the container (daemons that left the
-group), wipes the tmpfs, and reports anomalies so that the host retires the container.
+assert-test code lives only in PID 1 and the harness.
+
+All processes share one uid, so what the kernel lets a process do to another of the same uid is
+taken away from candidates by a seccomp filter the zygote installs on itself (inherited by every
+run, kept over exec): no other process's rlimits, nice value, CPU affinity, scheduling or I/O
+priority, no ptrace-like access, no SysV IPC, POSIX message queues or keyrings (state that would
+outlive the job). After every run PID 1 kills the run's process group, then stops and kills every
+other process in the container (daemons that left the group), wipes every writable place (the
+/tmp tmpfs, /dev/mqueue, /dev/shm if mounted, SysV IPC objects); after every job it checks
+that its own and the zygote's attributes are unchanged. It reports anomalies, and the host
+retires a container that reported any. Whatever a candidate left behind, its verdict stays its
+own: a container that cannot be cleaned ends the job with the remaining tests not run
+(runtime_error), never a fault.
 """
 
 from __future__ import annotations
@@ -41,20 +51,32 @@ from services.verifier.sandbox.asserts import harness_main
 from services.verifier.sandbox.procs import (
     decode_status,
     other_pids,
+    process_attributes,
     read_exact,
     reap_all,
     set_non_dumpable,
     wipe_dir,
+    wipe_ipc,
     write_all,
 )
 from services.verifier.sandbox.runner import SOURCE_NAME, WORK_ROOT, zygote_main
 
 SHM_ROOT = "/dev/shm"
+MQUEUE_ROOT = "/dev/mqueue"
 _FRAME = struct.Struct(">I")
+# Time PID 1 spends emptying the tmpfs after one run; past it the container is dirty (retired).
+_WIPE_BUDGET_S = 2.0
+# What one job's answer may carry, JSON-encoded (the host refuses frames over 256 MiB): each
+# test's output is capped, but many tests of escaped control characters (6 bytes each) are not.
+_ANSWER_BUDGET_BYTES = 64 << 20
 
 
 class ZygoteLost(Exception):
     """The zygote stopped answering (a candidate killed or stopped it): retire the container."""
+
+
+class ContainerDirty(Exception):
+    """What a run left could not be removed: no further run here (the container is retired)."""
 
 
 class Zygote:
@@ -74,6 +96,10 @@ class Zygote:
         self.pid = pid
         self.sock = parent
         self.is_alive = True
+        ready = self.receive(timeout_s=30)
+        if ready is None or not ready.get("ready"):
+            detail = (ready or {}).get("error", "no answer")
+            raise RuntimeError(f"the process spawner did not start: {detail}")
 
     def spawn(self, request: dict[str, Any], fds: list[int]) -> int:
         socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
@@ -244,12 +270,29 @@ class Executor:
     def __init__(self, config: dict[str, Any]) -> None:
         self.output_limit = int(config.get("output_limit_bytes", 1 << 20))
         self.tmpfs_slack_bytes = int(config.get("tmpfs_slack_bytes", 1 << 20))
+        self.is_clean = True
         self.zygote = Zygote()
+        self.attributes = self.snapshot()
 
     # -- cleanup
 
     def sweep(self) -> list[str]:
-        """Stop, kill and reap every process but PID 1 and the zygote; wipe the tmpfs."""
+        """Stop, kill and reap every process but PID 1 and the zygote; wipe every writable
+        place. Returns anomalies; never raises."""
+        try:
+            anomalies = self._kill_strays()
+        except Exception as exc:  # reported: the container is retired
+            anomalies = [f"sweep failed: {type(exc).__name__}"]
+        try:
+            pid, _ = os.waitpid(self.zygote.pid, os.WNOHANG)
+        except ChildProcessError:
+            pid = self.zygote.pid
+        if pid != 0 or not self.zygote.is_alive:
+            self.zygote.is_alive = False
+            anomalies.append("zygote died")
+        return anomalies + self._clean_places()
+
+    def _kill_strays(self) -> list[str]:
         anomalies: list[str] = []
         reap_all()
         keep = {1, os.getpid(), self.zygote.pid}
@@ -269,29 +312,57 @@ class Executor:
                 anomalies.append("a process could not be killed")
             with contextlib.suppress(OSError):
                 os.kill(self.zygote.pid, signal.SIGCONT)
+        return anomalies
+
+    def _clean_places(self) -> list[str]:
+        """Empty every place a run could write to; what remains is an anomaly."""
+        anomalies: list[str] = []
         try:
-            pid, _ = os.waitpid(self.zygote.pid, os.WNOHANG)
-        except ChildProcessError:
-            pid = self.zygote.pid
-        if pid != 0 or not self.zygote.is_alive:
-            self.zygote.is_alive = False
-            anomalies.append("zygote died")
-        wipe_dir(WORK_ROOT)
-        wipe_dir(SHM_ROOT)
+            found, ipc_clean = wipe_ipc(MQUEUE_ROOT)
+            if found:
+                anomalies.append("IPC objects left behind")
+            if not ipc_clean:
+                anomalies.append("IPC objects could not be removed")
+        except Exception as exc:
+            anomalies.append(f"IPC wipe failed: {type(exc).__name__}")
+        self.is_clean = wipe_dir(WORK_ROOT, _WIPE_BUDGET_S) and wipe_dir(SHM_ROOT, 1.0)
         try:
             usage = os.statvfs(WORK_ROOT)
             used = (usage.f_blocks - usage.f_bfree) * usage.f_frsize
             if os.listdir(WORK_ROOT) or used > self.tmpfs_slack_bytes:
-                anomalies.append("tmpfs not clean")
+                self.is_clean = False
         except OSError:
-            anomalies.append("tmpfs unusable")
+            self.is_clean = False
+        if not self.is_clean:
+            anomalies.append("tmpfs not clean")
         return anomalies
+
+    def snapshot(self) -> dict[int, tuple[object, ...]]:
+        return {pid: process_attributes(pid) for pid in (os.getpid(), self.zygote.pid)}
+
+    def changed_attributes(self) -> list[str]:
+        """A candidate of the same uid changed PID 1's or the zygote's rlimits, nice value,
+        affinity, scheduling... (seccomp forbids it; this is the second line)."""
+        if not self.zygote.is_alive:
+            return []
+        try:
+            if self.snapshot() == self.attributes:
+                return []
+        except Exception:  # unreadable: treat as changed
+            pass
+        return ["sandbox process attributes changed"]
 
     # -- one run
 
     def prepare_dir(self, files: dict[str, bytes], executable: str | None = None) -> str:
+        if not self.is_clean:
+            raise ContainerDirty("not run: the sandbox could not be cleaned after this program")
         work = os.path.join(WORK_ROOT, "w")
-        os.mkdir(work, 0o700)
+        try:
+            os.mkdir(work, 0o700)
+        except OSError as exc:
+            self.is_clean = False
+            raise ContainerDirty(f"not run: the sandbox's work dir is unusable ({exc})") from exc
         for name, data in files.items():
             path = os.path.join(work, name)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
@@ -508,7 +579,10 @@ class Executor:
         results: list[dict[str, Any]] = []
         binary: bytes | None = None
         if language == "cpp":
-            compiled = self.compile_job(code, job)
+            try:
+                compiled = self.compile_job(code, job)
+            except ContainerDirty as exc:
+                compiled = {"detail": str(exc), "anomalies": ["tmpfs not clean"]}
             anomalies += compiled.pop("anomalies", [])
             binary = compiled.pop("binary", None)
             if binary is None:
@@ -518,10 +592,11 @@ class Executor:
                     "id": job.get("id"),
                     "compile": compiled,
                     "tests": [verdict for _ in job["tests"]],
-                    "anomalies": anomalies,
+                    "anomalies": sorted(set(anomalies + self.changed_attributes())),
                 }
         stop_early = bool(job.get("stop_on_first_failure"))
         tests: list[dict[str, Any]] = job["tests"]
+        budget = _ANSWER_BUDGET_BYTES
         while len(results) < len(tests):
             if stop_early and results and results[-1].get("stop"):
                 results.append({"skipped": True})
@@ -542,16 +617,41 @@ class Executor:
                 anomalies.append("zygote lost")
                 results.append({"skipped": True, "reason": str(exc)})
                 break
+            except ContainerDirty as exc:
+                anomalies.append("tmpfs not clean")
+                while len(results) < len(tests):
+                    results.append({"skipped": True, "reason": str(exc)})
+                break
             anomalies += found
             for result in got:
+                budget = self.charge_answer(result, budget)
                 result["stop"] = is_definite_failure(result)
             results += got
             if not self.zygote.is_alive:
                 break
+            if not self.is_clean and len(results) < len(tests):
+                reason = "not run: the sandbox could not be cleaned after this program"
+                while len(results) < len(tests):
+                    results.append({"skipped": True, "reason": reason})
         while len(results) < len(job["tests"]):
             reason = "not run: the sandbox's process spawner was killed or stopped by this program"
             results.append({"skipped": True, "reason": reason})
+        anomalies += self.changed_attributes()  # once per job: it only protects later jobs
         return {"id": job.get("id"), "tests": results, "anomalies": sorted(set(anomalies))}
+
+    @staticmethod
+    def charge_answer(result: dict[str, Any], budget: int) -> int:
+        """Keep the job's answer under what the host accepts: once the budget is spent, a
+        test's captured output or return value is dropped and counted as over the limit (the
+        candidate's failure, never a lost sandbox). Returns the budget left."""
+        size = len(json.dumps(result))
+        if size <= budget:
+            return budget - size
+        if "stdout" in result:
+            result.update(stdout="", stdout_over=True)
+        if "replies" in result:
+            result.update(replies=result["replies"][:1], response_over=True)
+        return budget - min(size, len(json.dumps(result)))
 
     def compile_job(self, source: bytes, job: dict[str, Any]) -> dict[str, Any]:
         limits = dict(job["limits"])
@@ -650,7 +750,7 @@ class _LineReader:
             self.consumed = end + 1
             try:
                 message = json.loads(line)
-            except ValueError:
+            except Exception:  # the candidate's bytes: deep nesting, junk
                 message = {"broken": True}
             messages.append(message if type(message) is dict else {"broken": True})
 
@@ -679,7 +779,11 @@ def main(config: dict[str, Any]) -> None:
         signal.signal(sig, signal.SIG_IGN)
     set_non_dumpable()
     wipe_dir(WORK_ROOT)
-    executor = Executor(config)
+    try:
+        executor = Executor(config)
+    except Exception as exc:  # the host reports it: the container is not used
+        send_frame({"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]})
+        return
     send_frame({"ready": True, "pid": os.getpid(), "zygote": executor.zygote.pid})
     while True:
         job = read_frame()
@@ -689,5 +793,6 @@ def main(config: dict[str, Any]) -> None:
             result = executor.run_job(job)
         except Exception as exc:
             result = {"id": job.get("id"), "fault": f"{type(exc).__name__}: {exc}"[:1000]}
-        result["healthy"] = executor.zygote.is_alive
+        # any anomaly retires the container: what it means was cleaned up, but it was hostile
+        result["healthy"] = executor.zygote.is_alive and not result.get("anomalies")
         send_frame(result)

@@ -20,7 +20,14 @@ import types
 from typing import Any
 
 from services.verifier.sandbox.codec import CodecError, decode_value, encode_value
-from services.verifier.sandbox.procs import apply_rlimits, move_fds, send_line
+from services.verifier.sandbox.procs import (
+    apply_rlimits,
+    install_exit_builtins,
+    install_seccomp,
+    move_fds,
+    seccomp_program,
+    send_line,
+)
 
 WORK_ROOT = "/tmp"
 SOURCE_NAME = "solution"
@@ -221,17 +228,9 @@ def child_main(request: dict[str, Any], fds: list[int]) -> None:
     os._exit(127)
 
 
-def install_exit_builtins() -> None:
-    """`exit()`/`quit()` as `site` would define them (the interpreter runs with -S)."""
-
-    def exit(code: object = None) -> None:
-        raise SystemExit(code)
-
-    builtins.exit = builtins.quit = exit  # type: ignore[assignment]
-
-
 def zygote_main(sock: socket.socket) -> None:
-    """Fork one child per spawn request; report its pid, then its wait status."""
+    """Confine itself with seccomp, say ready; then fork one child per spawn request and
+    report its pid, then its wait status."""
     for name in _PREIMPORT:
         with contextlib.suppress(ImportError):
             __import__(name)
@@ -242,6 +241,16 @@ def zygote_main(sock: socket.socket) -> None:
     import gc
 
     gc.freeze()  # keep the warm heap out of the children's collections (fewer copied pages)
+    # Every run is forked from here, so the filter binds them all (and what they exec): a
+    # candidate of the same uid can then not change another process's rlimits, nice value,
+    # affinity or scheduling, nor make IPC objects that outlive it. Fail closed: no filter,
+    # no sandbox.
+    try:
+        install_seccomp(seccomp_program(os.uname().machine))
+    except Exception as exc:
+        sock.send(json.dumps({"error": f"seccomp: {type(exc).__name__}: {exc}"}).encode())
+        os._exit(1)
+    sock.send(json.dumps({"ready": True}).encode())
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)

@@ -12,6 +12,10 @@ from services.verifier.domains.code.config import CodeSettings
 from services.verifier.sandbox.codec import encode_value
 from services.verifier.schemas.code import AssertTest, CallTest, CodeItem, StdioTest
 
+# The least compile time any item gets: `#include <bits/stdc++.h>` at -O2 takes ~3 s on a loaded
+# 2-core machine, so honest programs never come near it.
+COMPILE_FLOOR_S = 10.0
+
 
 def item_limits(item: CodeItem, settings: CodeSettings) -> dict[str, Any]:
     timeout_s = min(item.timeout_s or settings.default_timeout_s, settings.max_timeout_s)
@@ -22,6 +26,14 @@ def item_limits(item: CodeItem, settings: CodeSettings) -> dict[str, Any]:
         "file_size_mb": settings.file_size_mb,
         "nproc": settings.max_processes,
     }
+
+
+def compile_timeout_s(item: CodeItem, settings: CodeSettings) -> float:
+    """g++'s deadline: the item's own run budget (per-test timeout x tests), at least the floor,
+    at most `compile_timeout_s`. A `constexpr` or template busy-loop then holds a container no
+    longer than the program itself could have run."""
+    budget_s = float(item_limits(item, settings)["timeout_s"]) * max(1, len(item.tests))
+    return min(settings.compile_timeout_s, max(COMPILE_FLOOR_S, budget_s))
 
 
 def job_test(test: AssertTest | CallTest | StdioTest) -> dict[str, Any]:
@@ -40,7 +52,7 @@ def build_job(item: CodeItem, code: str, settings: CodeSettings) -> dict[str, An
         "limits": item_limits(item, settings),
         "tests": [job_test(test) for test in item.tests],
         "stop_on_first_failure": item.stop_on_first_failure,
-        "compile_timeout_s": settings.compile_timeout_s,
+        "compile_timeout_s": compile_timeout_s(item, settings),
         "compile_memory_mb": settings.compile_memory_mb,
         "compile_flags": list(settings.cpp_flags),
     }
