@@ -5,9 +5,11 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from services.verifier.schemas.common import ItemResult, WireModel
+
+_DETAIL_CHARS = 4000
 
 
 class AssertTest(WireModel):
@@ -110,6 +112,13 @@ class TestVerdict(BaseModel):
     status: TestStatus
     elapsed_s: float = Field(description="Wall time of this test's run.")
     detail: str = Field("", description="Assertion line, first differing line, stderr tail...")
+
+    @field_validator("detail")
+    @classmethod
+    def _printable(cls, detail: str) -> str:
+        """Candidate text made safe to send: clipped, and lone surrogates (a candidate can raise
+        `Exception("\\ud800")`) replaced, since they cannot be encoded as UTF-8 in the reply."""
+        return detail[:_DETAIL_CHARS].encode("utf-8", "replace").decode("utf-8")
 
 
 class CodeResult(ItemResult):

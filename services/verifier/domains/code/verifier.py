@@ -76,9 +76,24 @@ class CodeVerifier:
             self.pending_items -= len(items)
 
     async def _verify_item(self, item: CodeItem) -> CodeResult:
+        """One item's result, whatever happens: a fault of the verifier's while judging this item
+        is this item's `error`, never an exception that fails the whole batch (HTTP 500)."""
         started = time.perf_counter()
+        try:
+            return await self._judge_item(item, started)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("verifier fault on item %s", item.id)
+            elapsed_s = round(time.perf_counter() - started, 6)
+            return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
+
+    async def _judge_item(self, item: CodeItem, started: float) -> CodeResult:
+        # Extraction and judging are per-item text work: off the event loop (bounded, linear).
         code = (
-            item.code if item.code is not None else extract_code(item.response or "", item.language)
+            item.code
+            if item.code is not None
+            else await asyncio.to_thread(extract_code, item.response or "", item.language)
         )
         if code is None:
             return no_code_result(item)
@@ -98,16 +113,23 @@ class CodeVerifier:
             except SandboxError as exc:
                 last_error = str(exc)
                 break
-        elapsed_s = round(time.perf_counter() - started, 6)
         if raw is None:
+            elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"sandbox error: {last_error}", elapsed_s)
         if "fault" in raw:
             log.error("executor fault on item %s: %s", item.id, raw["fault"])
+            elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"executor fault: {raw['fault']}", elapsed_s)
         try:
-            verdicts = judge_tests(item, raw.get("tests", []))
+            # Judging is charged to the item: its time counts in elapsed_s, and a judge that
+            # overran the job's own deadline would be a verifier fault (`error`).
+            verdicts = await asyncio.wait_for(
+                asyncio.to_thread(judge_tests, item, raw.get("tests", [])), job_deadline_s(job)
+            )
         except ValueError as exc:
+            elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"executor answer malformed: {exc}", elapsed_s)
+        elapsed_s = round(time.perf_counter() - started, 6)
         status, reward, detail = item_outcome(verdicts)
         return CodeResult(
             id=item.id,
