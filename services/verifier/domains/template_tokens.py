@@ -13,11 +13,14 @@ import re
 # One special token: `<|im_end|>`, `<|eot_id|>`, `<|im_start|>user` (ChatML, Llama 3, Phi...),
 # DeepSeek's full-width `<｜end▁of▁sentence｜>`, and the bracket-free spellings of SentencePiece
 # and Gemma tokenizers (`</s>`, `<s>`, `<eos>`, `<bos>`, `<pad>`, `<end_of_turn>`, `<unk>`).
-_TOKEN = re.compile(
-    r"<\|[A-Za-z0-9_.:\-▁ ]{1,48}\|>\w{0,16}"
+_SPECIAL = (
+    r"<\|[A-Za-z0-9_.:\-▁ ]{1,48}\|>"
     r"|<｜[^｜<>\n]{1,48}｜>"
-    r"|</?s>|<eos>|<bos>|<pad>|<unk>|<end_of_turn>|<start_of_turn>\w{0,16}|\[PAD\]|\[SEP\]"
+    r"|</?s>|<eos>|<bos>|<pad>|<unk>|<end_of_turn>|<start_of_turn>|\[PAD\]|\[SEP\]|\[CLS\]"
 )
+# At the end, a token may carry the role of the next turn (`<|im_start|>user`).
+_TOKEN = re.compile(rf"(?:{_SPECIAL})\w{{0,16}}")
+_HEAD_TOKEN = re.compile(_SPECIAL)
 _WINDOW = 72
 _MAX_TOKENS = 64
 
@@ -44,7 +47,7 @@ def strip_start_tokens(text: str) -> str:
     """`text` without leading special tokens (a BOS such as `<s>` or `<|begin_of_text|>`)."""
     for _ in range(_MAX_TOKENS):
         stripped = text.lstrip()
-        match = _TOKEN.match(stripped[:_WINDOW])
+        match = _HEAD_TOKEN.match(stripped[:_WINDOW])
         if match is None:
             return text
         text = stripped[match.end() :]
