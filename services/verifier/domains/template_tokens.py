@@ -22,33 +22,39 @@ _SPECIAL = (
 _TOKEN = re.compile(rf"(?:{_SPECIAL})\w{{0,16}}")
 _HEAD_TOKEN = re.compile(_SPECIAL)
 _WINDOW = 72
-_MAX_TOKENS = 64
+
+
+def _end_of_text(text: str, end: int) -> int:
+    """`end` moved back over trailing whitespace."""
+    while end and text[end - 1].isspace():
+        end -= 1
+    return end
 
 
 def strip_end_tokens(text: str) -> str:
     """`text` without trailing special tokens (and the whitespace between them).
 
-    Only a tail made entirely of tokens is removed; text that merely ends in `>` is kept.
+    Only a tail made entirely of tokens is removed; text that merely ends in `>` is kept. Works
+    on an end index (no copy per token), so a tail of a million padding tokens stays linear.
     """
-    for _ in range(_MAX_TOKENS):
-        stripped = text.rstrip()
-        window = stripped[-_WINDOW:]
-        base = len(stripped) - len(window)
-        at = window.rfind("<")
-        bracket = window.rfind("[")
-        at = max(at, bracket)
-        if at < 0 or not _TOKEN.fullmatch(window, at):
-            return text
-        text = stripped[: base + at]
-    return text
+    end = len(text)
+    cut = end
+    while True:
+        end = _end_of_text(text, end)
+        window_start = max(0, end - _WINDOW)
+        at = max(text.rfind("<", window_start, end), text.rfind("[", window_start, end))
+        if at < 0 or not _TOKEN.fullmatch(text, at, end):
+            return text[:cut]
+        end = cut = at
 
 
 def strip_start_tokens(text: str) -> str:
     """`text` without leading special tokens (a BOS such as `<s>` or `<|begin_of_text|>`)."""
-    for _ in range(_MAX_TOKENS):
-        stripped = text.lstrip()
-        match = _HEAD_TOKEN.match(stripped[:_WINDOW])
+    start = 0
+    while True:
+        while start < len(text) and text[start].isspace():
+            start += 1
+        match = _HEAD_TOKEN.match(text, start, start + _WINDOW)
         if match is None:
-            return text
-        text = stripped[match.end() :]
-    return text
+            return text[start:] if start else text
+        start = match.end()

@@ -10,6 +10,32 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 from services.verifier.schemas.common import ItemResult, WireModel
 
 _DETAIL_CHARS = 4000
+MAX_VALUE_DEPTH = 150  # the sandbox codec refuses 200 levels, counted from [args, kwargs]
+
+
+def unicode_text(text: str, what: str) -> str:
+    """`text` if it can be written as UTF-8 (a lone surrogate such as `\\ud800` cannot: the
+    sandbox could not even write it to a file or a pipe); else ValueError naming `what`."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"{what} is not valid Unicode text ({exc.reason})") from None
+    return text
+
+
+def nesting_depth(value: Any, limit: int) -> int:
+    """How deeply lists/dicts nest in a JSON value, counting no further than `limit + 1`."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, list | dict):
+            deepest = max(deepest, depth)
+            if depth > limit:
+                return deepest
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 class AssertTest(WireModel):
@@ -22,6 +48,11 @@ class AssertTest(WireModel):
             "data (None, bool, int, float, str, bytes, list, tuple, dict, set)."
         )
     )
+
+    @field_validator("code")
+    @classmethod
+    def _utf8(cls, code: str) -> str:
+        return unicode_text(code, "the assert code")
 
 
 class CallTest(WireModel):
@@ -44,6 +75,15 @@ class CallTest(WireModel):
         None, ge=0, description="Absolute-or-relative tolerance for expected floats."
     )
 
+    @model_validator(mode="after")
+    def _sendable(self) -> CallTest:
+        """Arguments nested deeper than the sandbox codec carries are the request's fault (422),
+        not an item `error` found later."""
+        for name, value in (("args", self.args), ("kwargs", self.kwargs)):
+            if nesting_depth(value, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH:
+                raise ValueError(f"{name} nest deeper than {MAX_VALUE_DEPTH} levels")
+        return self
+
 
 class StdioTest(WireModel):
     kind: Literal["stdio"]
@@ -57,6 +97,11 @@ class StdioTest(WireModel):
     float_tolerance: float | None = Field(
         None, ge=0, description="Tokens that parse as numbers match within this tolerance."
     )
+
+    @field_validator("stdin", "stdout")
+    @classmethod
+    def _utf8(cls, text: str) -> str:
+        return unicode_text(text, "stdin / stdout")
 
 
 CodeTest = Annotated[AssertTest | CallTest | StdioTest, Field(discriminator="kind")]
@@ -79,6 +124,11 @@ class CodeItem(WireModel):
     stop_on_first_failure: bool = Field(
         False, description="Skip the remaining tests after the first failure (they count 0)."
     )
+
+    @field_validator("id")
+    @classmethod
+    def _utf8_id(cls, item_id: str | None) -> str | None:
+        return None if item_id is None else unicode_text(item_id, "id")  # echoed in the reply
 
     @model_validator(mode="after")
     def _check(self) -> CodeItem:

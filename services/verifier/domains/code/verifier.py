@@ -20,7 +20,13 @@ from services.verifier.domains.code.harness import build_job, job_deadline_s
 from services.verifier.errors import Overloaded
 from services.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
 from services.verifier.sandbox.pool import SandboxPool
-from services.verifier.schemas.code import CodeItem, CodeResult, TestStatus, TestVerdict
+from services.verifier.schemas.code import (
+    CodeItem,
+    CodeResult,
+    TestStatus,
+    TestVerdict,
+    unicode_text,
+)
 from services.verifier.schemas.common import DomainHealth, Status
 
 log = logging.getLogger(__name__)
@@ -32,8 +38,8 @@ def error_result(item: CodeItem, detail: str, elapsed_s: float) -> CodeResult:
     )
 
 
-def no_code_result(item: CodeItem) -> CodeResult:
-    detail = f"no fenced {item.language} code block in the response"
+def no_code_result(item: CodeItem, detail: str = "") -> CodeResult:
+    detail = detail or f"no fenced {item.language} code block in the response"
     tests = [
         TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=detail) for _ in item.tests
     ]
@@ -97,9 +103,13 @@ class CodeVerifier:
         )
         if code is None:
             return no_code_result(item)
+        try:
+            unicode_text(code, "the program")
+        except ValueError as exc:  # the candidate's text: a failure, never an executor fault
+            return no_code_result(item, str(exc))
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
-        job = build_job(item, code, self.settings)
+        job = await asyncio.to_thread(build_job, item, code, self.settings)  # encodes the args
         raw: dict[str, Any] | None = None
         last_error = ""
         for _attempt in range(1 + self.settings.retries):

@@ -9,6 +9,7 @@ hours) shows the loop stayed free. The bounds are generous on purpose: this is n
 
 from __future__ import annotations
 
+import json
 import textwrap
 import threading
 import time
@@ -68,7 +69,10 @@ def health_watch(base: str) -> Iterator[list[float]]:
 
 
 def post(base: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    response = httpx.post(f"{base}/code", json={"items": items}, timeout=600)
+    body = json.dumps({"items": items})  # ASCII-escaped: lone surrogates travel as \\udxxx
+    response = httpx.post(
+        f"{base}/code", content=body, headers={"content-type": "application/json"}, timeout=600
+    )
     assert response.status_code == 200, response.text[:2000]
     results: list[dict[str, Any]] = response.json()["results"]
     assert len(results) == len(items)
@@ -128,6 +132,19 @@ def test_a_fence_closed_right_before_an_end_token_is_a_block(url: str) -> None:
         for tail in tails
     ]
     assert [r["status"] for r in post(url, items)] == ["passed"] * len(tails)
+
+
+def test_a_program_that_is_not_unicode_text_is_a_failure_not_an_error(url: str) -> None:
+    """A lone surrogate cannot be written to the sandbox: it used to fault the executor, retire
+    the container (twice, with the retry) and come back `error`."""
+    stdio = [{"kind": "stdio", "stdin": "", "stdout": "1\n"}]
+    items = [
+        {"response": "```python\nx = '\ud800'\nprint(1)\n```", "tests": stdio},
+        {"code": "print(1)  # \udfff", "tests": stdio},
+    ]
+    results, _ = hostile_round(url, items)
+    assert [r["status"] for r in results] == ["failed", "failed"], results
+    assert all("not valid Unicode" in r["detail"] for r in results)
 
 
 # ---------------------------------------------------------------- 2. decode costs
