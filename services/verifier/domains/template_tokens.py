@@ -48,13 +48,8 @@ def strip_end_tokens(text: str) -> str:
         end = cut = at
 
 
-def strip_start_tokens(text: str) -> str:
-    """`text` without leading special tokens (a BOS such as `<s>` or `<|begin_of_text|>`)."""
-    start = 0
-    while True:
-        while start < len(text) and text[start].isspace():
-            start += 1
-        match = _HEAD_TOKEN.match(text, start, start + _WINDOW)
-        if match is None:
-            return text[start:] if start else text
-        start = match.end()
+def strip_start_token(text: str) -> str:
+    """`text` without its first special token (and whitespace around it), if it starts with one."""
+    start = len(text) - len(text.lstrip())
+    match = _HEAD_TOKEN.match(text, start, start + _WINDOW)
+    return text if match is None else text[match.end() :]

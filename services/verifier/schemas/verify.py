@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from services.verifier.domains.template_tokens import strip_end_tokens, strip_start_tokens
+from services.verifier.domains.template_tokens import strip_end_tokens, strip_start_token
 from services.verifier.schemas.code import CodeItem, CodeResult
 from services.verifier.schemas.common import WireModel
 from services.verifier.schemas.lean import LeanItem, LeanResult
@@ -139,7 +139,7 @@ def response_of(query: str, prompt: str) -> str | None:
         end = _align(head, prompt)
         if end is not None:
             return strip_end_tokens(head[end:])
-        shorter = strip_start_tokens(head)
+        shorter = strip_start_token(head)
         if shorter == head:
             return None
         head = shorter
