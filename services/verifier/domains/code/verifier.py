@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 
 
 def error_result(item: CodeItem, detail: str, elapsed_s: float) -> CodeResult:
+    # The detail may quote an exception or a sandbox's stderr tail: clipped, and made UTF-8-safe
+    # (a lone surrogate would fail the whole response's serialization).
+    detail = detail[:2000].encode("utf-8", "replace").decode("utf-8")
     return CodeResult(
         id=item.id, status=Status.error, reward=None, detail=detail, elapsed_s=elapsed_s
     )
