@@ -95,7 +95,14 @@ class StdioTest(WireModel):
         )
     )
     float_tolerance: float | None = Field(
-        None, ge=0, description="Tokens that parse as numbers match within this tolerance."
+        None,
+        ge=0,
+        description=(
+            "With a tolerance, an expected token with a decimal point or an exponent matches a "
+            "number within it (absolute or relative, computed in decimal: `1e400` is finite); "
+            "an expected integer matches the same integer only (`7`, `007`, `7.0`), whatever "
+            "its size; `inf` / `nan` match only themselves."
+        ),
     )
 
     @field_validator("stdin", "stdout")

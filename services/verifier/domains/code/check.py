@@ -70,26 +70,29 @@ def _special(token: str) -> str:
 
 
 def _token_match(expected: str, got: str, tolerance: float | None) -> bool:
-    """Integers on both sides compare exactly (whatever their size); a token with a decimal
-    point or an exponent on either side compares within `tolerance`, exactly in decimal (so
-    `1e400` is a finite number); `inf`/`nan` match only the same special value."""
+    """An expected integer is matched exactly, whatever its size (`2.0` is 2, `1.0000001e9` is
+    not 1000000007); an expected token with a decimal point or an exponent is matched within
+    `tolerance`, exactly in decimal (so `1e400` is a finite number); `inf`/`nan` match only the
+    same special value."""
     if expected == got:
         return True
     if tolerance is None:
         return False
-    if _INT_TOKEN.fullmatch(expected) and _INT_TOKEN.fullmatch(got):
-        return _canonical_int(expected) == _canonical_int(got)
     special_e, special_g = _SPECIAL_TOKEN.fullmatch(expected), _SPECIAL_TOKEN.fullmatch(got)
     if special_e or special_g:
         return bool(special_e and special_g) and _special(expected) == _special(got)
     if not (_FLOAT_TOKEN.fullmatch(expected) and _FLOAT_TOKEN.fullmatch(got)):
         return False
+    if _INT_TOKEN.fullmatch(expected):
+        if _INT_TOKEN.fullmatch(got):
+            return _canonical_int(expected) == _canonical_int(got)
+        return _decimals_close(expected, got, 0.0)
     return _decimals_close(expected, got, tolerance)
 
 
 def _decimals_close(expected: str, got: str, tolerance: float) -> bool:
     want_f, have_f = float(expected), float(got)
-    if math.isfinite(want_f) and math.isfinite(have_f):  # the usual case: floats suffice
+    if tolerance and math.isfinite(want_f) and math.isfinite(have_f):  # usual: floats suffice
         if want_f == have_f:
             return True
         return abs(want_f - have_f) <= tolerance * max(1.0, abs(want_f))

@@ -152,8 +152,15 @@ def test_a_short_answer_from_the_executor_is_an_error_not_a_verdict() -> None:
         ("7\n", "007\n", 1e-6, True),
         ("0\n", "-0\n", 1e-6, True),
         ("9" * 5000 + "\n", "9" * 4999 + "8\n", 1e-6, False),  # beyond int() digit limits
-        # a decimal point or an exponent on either side: tolerance applies
-        ("2\n", "2.0000001\n", 1e-6, True),
+        # an expected integer is exact: a float spelling of the same value only
+        ("2\n", "2.0\n", 1e-6, True),
+        ("2\n", "20e-1\n", 1e-6, True),
+        ("2\n", "2.0000001\n", 1e-6, False),
+        ("1000000007\n", "1.0000001e9\n", 1e-6, False),
+        ("9007199254740993\n", "9007199254740992.0\n", 1e-6, False),  # floats would say equal
+        # a decimal point or an exponent in the expected token: tolerance applies
+        ("2.0\n", "2.0000001\n", 1e-6, True),
+        ("1e9\n", "1000000100\n", 1e-6, True),
         ("2.5\n", "2.6\n", 1e-6, False),
         # inf / nan never match a finite value; 1e400 is finite
         ("1e400\n", "inf\n", 1e-6, False),
