@@ -25,10 +25,14 @@ _WINDOW = 72
 
 
 def _end_of_text(text: str, end: int) -> int:
-    """`end` moved back over trailing whitespace."""
-    while end and text[end - 1].isspace():
-        end -= 1
-    return end
+    """`end` moved back over trailing whitespace (C-speed, a window at a time)."""
+    while end:
+        chunk = text[max(0, end - 4096) : end]
+        stripped = chunk.rstrip()
+        end -= len(chunk) - len(stripped)
+        if stripped:
+            return end
+    return 0
 
 
 def strip_end_tokens(text: str) -> str:
