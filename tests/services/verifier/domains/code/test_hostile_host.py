@@ -278,6 +278,24 @@ def test_forged_reply_fields_are_judged_not_expanded(url: str, line: str) -> Non
     assert result["tests"][0]["status"] in ("runtime_error", "memory_exceeded"), result["tests"]
 
 
+@pytest.mark.parametrize(
+    ("code", "status"),
+    [
+        ("import sys\nsys.stdout.buffer.write(b'\\xff\\xfe\\xed\\n')\n", "failed"),
+        (
+            "import sys\nsys.stderr.buffer.write(b'\\xff' * 5000)\nraise SystemExit(1)\n",
+            "runtime_error",
+        ),
+        ("import sys\nsys.stdout.write('\\ud800\\n')\n", "runtime_error"),
+    ],
+    ids=["bad-utf8-stdout", "bad-utf8-stderr", "surrogate-print"],
+)
+def test_output_that_is_not_text_is_judged(url: str, code: str, status: str) -> None:
+    stdio = [{"kind": "stdio", "stdin": "", "stdout": "1\n"}]
+    (result,), _ = hostile_round(url, [code_item(code, stdio)])
+    assert result["tests"][0]["status"] == status, result
+
+
 # ---------------------------------------------------------------- 7. stdio tolerance
 
 
@@ -290,6 +308,8 @@ def test_forged_reply_fields_are_judged_not_expanded(url: str, line: str) -> Non
         ("1e400", "inf", 1e-6, "failed"),
         ("nan", "0.5", 1e9, "failed"),
         ("9" * 6000, "9" * 5999 + "8", 1e-6, "failed"),
+        ("1.0000001e9", "1000000007", 1e-6, "failed"),  # an expected integer is exact
+        ("1000000007.0", "1000000007", 1e-6, "passed"),
         ("0.30000000000000004", "0.3", 1e-9, "passed"),
         ("1000000007", "1000000007", 1e-6, "passed"),
         ("1.00000000001e400", "1e400", 1e-6, "passed"),
