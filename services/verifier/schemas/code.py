@@ -25,17 +25,17 @@ def unicode_text(text: str, what: str) -> str:
 
 
 def nesting_depth(value: Any, limit: int) -> int:
-    """How deeply lists/dicts nest in a JSON value, counting no further than `limit + 1`."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, list | dict):
-            deepest = max(deepest, depth)
-            if depth > limit:
-                return deepest
-            children = node.values() if isinstance(node, dict) else node
-            stack.extend((child, depth + 1) for child in children)
-    return deepest
+    """How deeply lists/dicts nest in a JSON value, counting no further than `limit + 1`.
+
+    Level by level, keeping only the containers of each level (a comprehension per level, not
+    a Python step per scalar): a million flat arguments cost a few tens of milliseconds.
+    """
+    depth, level = 0, [value] if type(value) in (list, dict) else []
+    while level and depth <= limit:
+        depth += 1
+        children = [c for node in level for c in (node.values() if type(node) is dict else node)]
+        level = [c for c in children if type(c) is list or type(c) is dict]
+    return depth
 
 
 class AssertTest(WireModel):
