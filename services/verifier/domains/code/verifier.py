@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from services.verifier.domains.code.check import item_outcome, judge_tests
 from services.verifier.domains.code.config import CodeSettings
@@ -30,6 +32,7 @@ from services.verifier.schemas.code import (
 from services.verifier.schemas.common import DomainHealth, Status
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def error_result(item: CodeItem, detail: str, elapsed_s: float) -> CodeResult:
@@ -56,6 +59,18 @@ class CodeVerifier:
         self.settings = settings
         self.pool = pool
         self.pending_items = 0
+        # The host's per-item text work (extraction, job building, judging) runs here, off the
+        # event loop, in threads of its own: it neither waits behind nor starves the default
+        # executor's Docker calls (container start/remove), and its queue is the code items'.
+        self._work = ThreadPoolExecutor(
+            max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="code-host"
+        )
+
+    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._work, fn, *args)
+
+    def close(self) -> None:
+        self._work.shutdown(wait=False, cancel_futures=True)
 
     def health(self) -> DomainHealth:
         if self.pool is None:
@@ -102,7 +117,7 @@ class CodeVerifier:
         code = (
             item.code
             if item.code is not None
-            else await asyncio.to_thread(extract_code, item.response or "", item.language)
+            else await self._off_loop(extract_code, item.response or "", item.language)
         )
         if code is None:
             return no_code_result(item)
@@ -112,7 +127,7 @@ class CodeVerifier:
             return no_code_result(item, str(exc))
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
-        job = await asyncio.to_thread(build_job, item, code, self.settings)  # encodes the args
+        job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
         raw: dict[str, Any] | None = None
         last_error = ""
         for _attempt in range(1 + self.settings.retries):
@@ -137,7 +152,7 @@ class CodeVerifier:
             # Judging is charged to the item: its time counts in elapsed_s, and a judge that
             # overran the job's own deadline would be a verifier fault (`error`).
             verdicts = await asyncio.wait_for(
-                asyncio.to_thread(judge_tests, item, raw.get("tests", [])), job_deadline_s(job)
+                self._off_loop(judge_tests, item, raw.get("tests", [])), job_deadline_s(job)
             )
         except ValueError as exc:
             elapsed_s = round(time.perf_counter() - started, 6)
@@ -169,7 +184,11 @@ async def open_code_verifier(
     Startup never fails because Docker is down: /health reports it and items get `error`.
     """
     if not settings.is_enabled:
-        yield CodeVerifier(settings, None)
+        verifier = CodeVerifier(settings, None)
+        try:
+            yield verifier
+        finally:
+            verifier.close()
         return
     try:
         backend = backend or make_backend(settings)
@@ -185,9 +204,11 @@ async def open_code_verifier(
         )
     await pool.start(settings.warm_timeout_s)
     log.info("code sandbox pool: %s", pool.stats())
+    verifier = CodeVerifier(settings, pool)
     try:
-        yield CodeVerifier(settings, pool)
+        yield verifier
     finally:
+        verifier.close()
         await pool.close()
 
 
