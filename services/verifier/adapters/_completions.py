@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from services.verifier.domains.template_tokens import strip_end_tokens
+
 
 def content_text(content: Any) -> str:
     """A message's `content`: a string, or a list of blocks of which the text ones count."""
@@ -25,8 +27,14 @@ def completion_text(completion: Any) -> str:
     """Plain text of a completion: a string, one message, or a list of chat messages.
 
     For a conversation, the assistant messages are joined (TRL puts the generated turn in a
-    one-message list); messages without a role count as the assistant's.
+    one-message list); messages without a role count as the assistant's. Trailing
+    chat-template tokens (`<|im_end|>`, `</s>`: a completion decoded with special tokens kept)
+    are dropped: they are not the candidate's text and hide a closing fence.
     """
+    return strip_end_tokens(_joined_text(completion))
+
+
+def _joined_text(completion: Any) -> str:
     if isinstance(completion, str):
         return completion
     if isinstance(completion, Mapping):

@@ -38,7 +38,7 @@ from typing import Any, Literal
 from services.verifier.adapters._completions import completion_text
 from services.verifier.client import AsyncVerifierClient, ConfigurationError, VerifierClientError
 from services.verifier.schemas.common import ItemResult, Status
-from services.verifier.schemas.verify import item_from_label, label_text
+from services.verifier.schemas.verify import LabelError, item_from_label, label_text
 
 log = logging.getLogger(__name__)
 
@@ -111,10 +111,13 @@ def mixed_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[s
     n = len(texts)
     if columns.get("domain") is None and columns.get("label") is not None:
         labels = _column(columns, "label", n, "verify_reward")
-        return [
-            item_from_label(label_text(label), text)
-            for label, text in zip(labels, texts, strict=True)
-        ]
+        try:
+            return [
+                item_from_label(label_text(label), text)
+                for label, text in zip(labels, texts, strict=True)
+            ]
+        except LabelError as exc:
+            raise ConfigurationError(f"verify_reward: bad `label` column: {exc}") from exc
     domains = _column(columns, "domain", n, "verify_reward")
     return [
         {"domain": domain, **domain_item(domain, text, columns, row)}

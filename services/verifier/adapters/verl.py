@@ -31,9 +31,11 @@ from pydantic import ValidationError
 
 from services.verifier.adapters._coalesce import Coalescer
 from services.verifier.client import AsyncVerifierClient, ConfigurationError, VerifierClient
+from services.verifier.domains.template_tokens import strip_end_tokens
 from services.verifier.schemas.common import ItemResult, Status
 from services.verifier.schemas.verify import (
     VERIFY_ITEM_ADAPTER,
+    LabelError,
     VerifyResult,
     item_from_label,
     label_text,
@@ -70,18 +72,19 @@ def _coalescer(
 
 
 def item_for(solution_str: str, ground_truth: Any) -> dict[str, Any]:
-    """The `/verify` item for one sample (pure)."""
+    """The `/verify` item for one sample (pure). Trailing chat-template tokens (a response
+    decoded with special tokens kept ends in `<|im_end|>`) are not the candidate's text."""
     if isinstance(ground_truth, Mapping):
         ground_truth = dict(ground_truth)
-    return item_from_label(label_text(ground_truth), solution_str)
+    return item_from_label(label_text(ground_truth), strip_end_tokens(solution_str))
 
 
 def checked_item(solution_str: str, ground_truth: Any) -> dict[str, Any]:
     """`item_for`, validated here so a bad label fails its own sample, not a coalesced batch."""
-    item = item_for(solution_str, ground_truth)
     try:
+        item = item_for(solution_str, ground_truth)
         VERIFY_ITEM_ADAPTER.validate_python(item)
-    except ValidationError as exc:
+    except (ValidationError, LabelError) as exc:
         raise ConfigurationError(f"bad ground_truth for the verifier: {exc}") from exc
     return item
 

@@ -9,10 +9,12 @@ comes from the query (see `item_from_label`).
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from services.verifier.domains.template_tokens import strip_end_tokens, strip_start_token
 from services.verifier.schemas.code import CodeItem, CodeResult
 from services.verifier.schemas.common import WireModel
 from services.verifier.schemas.lean import LeanItem, LeanResult
@@ -99,12 +101,49 @@ class OpenRLHFResponse(BaseModel):
     )
 
 
-def response_of(query: str, prompt: str) -> str:
-    """The response part of an OpenRLHF query: the query with its prompt removed."""
+class LabelError(ValueError):
+    """A label that is neither a plain ground truth nor a JSON object of the documented shape."""
+
+
+_PROMPT_HEAD_TOKENS = 4
+# `{'domain': 'code', ...}` (a Python repr) or `{"answer": 3}`: meant as an object, not a math
+# answer such as `{1, 2}` or `{x | x > 0}`.
+_MAPPING_LIKE = re.compile(r"\s*\{\s*(['\"]).{0,200}?\1\s*:", re.DOTALL)
+
+
+def _align(query: str, prompt: str) -> int | None:
+    """End of `prompt` in `query` when the query starts with it up to whitespace (a tokenizer's
+    decode may double, drop or move spaces: `a  b`, `word .`); None if it does not."""
+    at = 0
+    for char in prompt:
+        if char.isspace():
+            continue
+        while at < len(query) and query[at].isspace():
+            at += 1
+        if at == len(query) or query[at] != char:
+            return None
+        at += 1
+    return at
+
+
+def response_of(query: str, prompt: str) -> str | None:
+    """The response part of an OpenRLHF query, or None when the query does not start with its
+    prompt (it must never be judged with the prompt in it: the prompt's own worked example
+    would be graded). Tolerated: special tokens the decoder put in front (`<s>`,
+    `<|begin_of_text|>`), whitespace differences, and chat-template tokens at the end (a
+    completion decoded with special tokens ends in `<|im_end|>`), which are dropped."""
     if query.startswith(prompt):
-        return query[len(prompt) :]
-    at = query.find(prompt) if prompt else -1
-    return query[at + len(prompt) :] if at >= 0 else query
+        return strip_end_tokens(query[len(prompt) :])
+    head = query
+    for _ in range(_PROMPT_HEAD_TOKENS + 1):
+        end = _align(head, prompt)
+        if end is not None:
+            return strip_end_tokens(head[end:])
+        shorter = strip_start_token(head)
+        if shorter == head:
+            return None
+        head = shorter
+    return None
 
 
 def label_text(label: Any) -> str:
@@ -113,25 +152,40 @@ def label_text(label: Any) -> str:
         return label
     if isinstance(label, dict):
         return json.dumps(label)
-    return str(label)
+    if isinstance(label, int | float) and not isinstance(label, bool):
+        return str(label)
+    raise LabelError(
+        f"a label is a string (a math ground truth), a number or a JSON object; got "
+        f"{type(label).__name__}"
+    )
 
 
 def item_from_label(label: str, response: str) -> dict[str, Any]:
     """A `/verify` item (as a dict) from a label and the candidate's text.
 
-    A label that is a JSON object with a `domain` key is structured; anything else (including
-    JSON scalars such as `"42"`) is a math ground truth.
+    A label that is a JSON object with a `domain` key is structured; a plain ground truth
+    (including JSON scalars such as `"42"` and set notation such as `{1, 2}`) is a math answer.
+    A label that looks like an object but is not one of the documented shape (a Python `repr`
+    dict, a JSON object without `domain`) raises LabelError: guessing would grade it as math.
     """
-    structured: Any = None
     if label.lstrip().startswith("{"):
         try:
             structured = json.loads(label)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             structured = None
-    if isinstance(structured, dict) and "domain" in structured:
-        domain = structured["domain"]
-        field = RESPONSE_FIELD.get(domain, "response") if isinstance(domain, str) else "response"
-        return {**structured, field: response}
+            if _MAPPING_LIKE.match(label):
+                raise LabelError(
+                    "the label looks like an object but is not valid JSON (a Python repr?); "
+                    'send JSON such as {"domain": "code", "tests": [...]}'
+                ) from None
+        if isinstance(structured, dict) and structured:
+            if "domain" not in structured:
+                raise LabelError('a JSON object label needs "domain" (math | code | lean)')
+            domain = structured["domain"]
+            field = (
+                RESPONSE_FIELD.get(domain, "response") if isinstance(domain, str) else "response"
+            )
+            return {**structured, field: response}
     return {"domain": "math", "response": response, "answer": label}
 
 

@@ -22,6 +22,7 @@ from services.verifier.schemas.common import ErrorResponse, ItemResult, Status
 from services.verifier.schemas.verify import (
     RESULT_TYPES,
     VERIFY_ITEM_ADAPTER,
+    LabelError,
     OpenRLHFRequest,
     OpenRLHFResponse,
     VerifyItem,
@@ -113,8 +114,13 @@ async def verify(
     )
 
 
-def items_from_openrlhf(body: OpenRLHFRequest) -> list[VerifyItem]:
-    """Mixed items from OpenRLHF's parallel lists; a bad label is a 422 naming its index."""
+_PROMPT_MISMATCH = "verifier_prompt_mismatch"
+
+
+def items_from_openrlhf(body: OpenRLHFRequest) -> list[VerifyItem | None]:
+    """Mixed items from OpenRLHF's parallel lists, None where the query does not start with its
+    prompt (that sample is an error: never judged with the prompt in it); a bad label is a 422
+    naming its index. Pure, linear per sample; the handler runs it off the event loop."""
     if body.labels is None:
         raise InvalidLabels("no labels: start OpenRLHF with --label_key <ground-truth column>")
     if not (len(body.query) == len(body.prompts) == len(body.labels)):
@@ -122,28 +128,46 @@ def items_from_openrlhf(body: OpenRLHFRequest) -> list[VerifyItem]:
             f"query, prompts and labels must have the same length; got {len(body.query)}, "
             f"{len(body.prompts)}, {len(body.labels)}"
         )
-    items = []
+    items: list[VerifyItem | None] = []
     for index, (query, prompt, label) in enumerate(
         zip(body.query, body.prompts, body.labels, strict=True)
     ):
-        raw = item_from_label(label_text(label), response_of(query, prompt))
+        response = response_of(query, prompt)
         try:
-            items.append(VERIFY_ITEM_ADAPTER.validate_python(raw))
+            raw = item_from_label(label_text(label), response or "")
+            item = VERIFY_ITEM_ADAPTER.validate_python(raw)
+        except LabelError as exc:
+            raise InvalidLabels(f"labels[{index}]: {exc}") from exc
         except ValidationError as exc:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:5]
             )
             raise InvalidLabels(f"labels[{index}]: {problems}") from exc
+        items.append(item if response is not None else None)
     return items
 
 
-def openrlhf_response(results: Sequence[ItemResult]) -> OpenRLHFResponse:
-    """Rewards (a verifier error scores 0.0: OpenRLHF has no way to drop a sample) and logs."""
+def prompt_mismatch_result(item: VerifyItem | None) -> ItemResult:
+    return ItemResult(
+        status=Status.error,
+        reward=None,
+        detail="the query does not start with its prompt: not judged (it would grade the prompt)",
+        elapsed_s=0.0,
+    )
+
+
+def openrlhf_response(
+    results: Sequence[ItemResult], mismatched: Sequence[bool] | None = None
+) -> OpenRLHFResponse:
+    """Rewards (a verifier error scores 0.0: OpenRLHF has no way to drop a sample) and logs:
+    per-sample 0/1 indicators of each status, and of a query that did not start with its
+    prompt (`verifier_prompt_mismatch`, also counted as `verifier_error`)."""
     rewards = [r.reward if r.reward is not None else 0.0 for r in results]
     extra_logs = {
         f"verifier_{status.value}": [float(r.status is status) for r in results]
         for status in Status
     }
+    extra_logs[_PROMPT_MISMATCH] = [float(m) for m in (mismatched or [False] * len(results))]
     return OpenRLHFResponse(rewards=rewards, scores=list(rewards), extra_logs=extra_logs)
 
 
@@ -158,11 +182,20 @@ async def openrlhf(
 ) -> OpenRLHFResponse:
     """`{"query", "prompts", "labels"}` → `{"rewards", "scores", "extra_logs"}`.
 
-    The response judged is the query with its prompt removed. A label is a plain string (a math
-    ground truth) or a JSON object with `domain` and that domain's fields. `extra_logs` holds
-    per-sample 0/1 indicators of each status (`verifier_passed`, …, `verifier_error`).
+    The response judged is the query with its prompt removed (leading special tokens and
+    whitespace differences tolerated; trailing chat-template tokens such as `<|im_end|>`
+    dropped). A query that does not start with its prompt scores 0.0 and is flagged in
+    `extra_logs` (`verifier_prompt_mismatch`, `verifier_error`). A label is a plain string (a
+    math ground truth), a number, or a JSON object with `domain` and that domain's fields;
+    anything else (a Python `repr` dict, a JSON object without `domain`) is a 422.
+    `extra_logs` holds per-sample 0/1 indicators of each status (`verifier_passed`, …).
     """
-    items = items_from_openrlhf(body)
+    enforce_batch_limits(body.query, limits, ())  # the sample count, before any per-sample work
+    maybe_items = await asyncio.to_thread(items_from_openrlhf, body)
+    items = [item for item in maybe_items if item is not None]
     enforce_batch_limits(items, limits, _TEXT_FIELDS)
-    results = await cancel_on_disconnect(request, verify_mixed(request, items, metrics))
-    return openrlhf_response(results)
+    judged = iter(await cancel_on_disconnect(request, verify_mixed(request, items, metrics)))
+    results = [
+        next(judged) if item is not None else prompt_mismatch_result(item) for item in maybe_items
+    ]
+    return openrlhf_response(results, [item is None for item in maybe_items])

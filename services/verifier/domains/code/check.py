@@ -7,12 +7,22 @@ a missing field, or anything unexpected is a failure of some kind, never a pass.
 
 from __future__ import annotations
 
+import decimal
+import json
 import math
+import re
 import signal
 from collections.abc import Sequence
 from typing import Any
 
-from services.verifier.sandbox.codec import CodecError, decode_value
+from services.verifier.domains.code.values import (
+    ReplyError,
+    parse_reply,
+    preview,
+    preview_expected,
+    tree_matches,
+)
+from services.verifier.sandbox.codec import encode_value
 from services.verifier.schemas.code import CallTest, CodeItem, StdioTest, TestStatus, TestVerdict
 from services.verifier.schemas.common import Status
 
@@ -21,38 +31,24 @@ _SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
 
 # ---------------------------------------------------------------- comparisons
 
-
-def numbers_close(expected: float, got: float, tolerance: float) -> bool:
-    if math.isnan(expected) or math.isnan(got):
-        return math.isnan(expected) and math.isnan(got)
-    if expected == got:
-        return True
-    return abs(expected - got) <= tolerance * max(1.0, abs(expected))
+_INT_TOKEN = re.compile(r"[+-]?[0-9]+")
+_FLOAT_TOKEN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_SPECIAL_TOKEN = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+# Enough digits that a difference within any tolerance >= 1e-30 is computed faithfully; the
+# exponent range is unbounded so `1e400` stays a finite number (a float would make it `inf`).
+_DECIMALS = decimal.Context(
+    prec=60, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, traps=[decimal.InvalidOperation]
+)
 
 
 def values_match(expected: Any, got: Any, tolerance: float | None = None) -> bool:
-    """JSON-typed equality: tuple ~ list, bool is not a number, an int expected needs an int."""
-    if isinstance(expected, bool) or expected is None or isinstance(expected, str):
-        return type(got) is type(expected) and got == expected
-    if isinstance(expected, int):
-        return type(got) is int and got == expected
-    if isinstance(expected, float):
-        if type(got) not in (int, float):
-            return False
-        return numbers_close(expected, float(got), tolerance or 0.0)
-    if isinstance(expected, list):
-        return (
-            type(got) in (list, tuple)
-            and len(got) == len(expected)
-            and all(values_match(e, g, tolerance) for e, g in zip(expected, got, strict=True))
-        )
-    if isinstance(expected, dict):
-        return (
-            type(got) is dict
-            and set(got) == set(expected)
-            and all(values_match(expected[k], got[k], tolerance) for k in expected)
-        )
-    return False
+    """JSON-typed equality of an expected value and a plain (already decoded) one."""
+    return tree_matches(expected, encoded_tree(got), tolerance)
+
+
+def encoded_tree(value: Any) -> Any:
+    """A plain value as the sandbox's codec would send it (for `values_match` on local values)."""
+    return json.loads(encode_value(value))
 
 
 def _tokens(text: str) -> list[list[str]]:
@@ -62,15 +58,51 @@ def _tokens(text: str) -> list[list[str]]:
     return lines
 
 
+def _canonical_int(token: str) -> tuple[bool, str]:
+    negative = token.startswith("-")
+    digits = token.lstrip("+-").lstrip("0") or "0"
+    return negative and digits != "0", digits
+
+
+def _special(token: str) -> str:
+    word = token.lower().lstrip("+")
+    return "nan" if word.endswith("nan") else ("-inf" if word.startswith("-") else "inf")
+
+
 def _token_match(expected: str, got: str, tolerance: float | None) -> bool:
+    """An expected integer is matched exactly, whatever its size (`2.0` is 2, `1.0000001e9` is
+    not 1000000007); an expected token with a decimal point or an exponent is matched within
+    `tolerance`, exactly in decimal (so `1e400` is a finite number); `inf`/`nan` match only the
+    same special value."""
     if expected == got:
         return True
     if tolerance is None:
         return False
-    try:
-        return numbers_close(float(expected), float(got), tolerance)
-    except ValueError:
+    special_e, special_g = _SPECIAL_TOKEN.fullmatch(expected), _SPECIAL_TOKEN.fullmatch(got)
+    if special_e or special_g:
+        return bool(special_e and special_g) and _special(expected) == _special(got)
+    if not (_FLOAT_TOKEN.fullmatch(expected) and _FLOAT_TOKEN.fullmatch(got)):
         return False
+    if _INT_TOKEN.fullmatch(expected):
+        if _INT_TOKEN.fullmatch(got):
+            return _canonical_int(expected) == _canonical_int(got)
+        return _decimals_close(expected, got, 0.0)
+    return _decimals_close(expected, got, tolerance)
+
+
+def _decimals_close(expected: str, got: str, tolerance: float) -> bool:
+    want_f, have_f = float(expected), float(got)
+    if tolerance and math.isfinite(want_f) and math.isfinite(have_f):  # usual: floats suffice
+        if want_f == have_f:
+            return True
+        return abs(want_f - have_f) <= tolerance * max(1.0, abs(want_f))
+    try:  # beyond float range (`1e400`): exact decimal arithmetic, unbounded exponent
+        want, have = decimal.Decimal(expected), decimal.Decimal(got)
+        difference = _DECIMALS.abs(_DECIMALS.subtract(want, have))
+        scale = max(decimal.Decimal(1), _DECIMALS.abs(want))
+        return difference <= _DECIMALS.multiply(decimal.Decimal(tolerance), scale)
+    except (decimal.DecimalException, ValueError, OverflowError):
+        return False  # an exponent beyond any context: not a number we can place
 
 
 def compare_stdout(expected: str, got: str, tolerance: float | None = None) -> str | None:
@@ -80,10 +112,21 @@ def compare_stdout(expected: str, got: str, tolerance: float | None = None) -> s
         if len(w) != len(h) or not all(
             _token_match(a, b, tolerance) for a, b in zip(w, h, strict=True)
         ):
-            return f"line {number}: expected {' '.join(w)[:200]!r}, got {' '.join(h)[:200]!r}"
+            return f"line {number}: expected {_clip(w)!r}, got {_clip(h)!r}"
     if len(want) != len(have):
         return f"expected {len(want)} lines, got {len(have)}"
     return None
+
+
+def _clip(tokens: list[str], size: int = 200) -> str:
+    out: list[str] = []
+    total = 0
+    for token in tokens:
+        out.append(token[: size - total + 1])
+        total += len(token) + 1
+        if total > size:
+            break
+    return " ".join(out)[:size]
 
 
 # ---------------------------------------------------------------- one test
@@ -91,6 +134,12 @@ def compare_stdout(expected: str, got: str, tolerance: float | None = None) -> s
 
 def _tail(text: str, size: int = 500) -> str:
     return text[-size:].strip()
+
+
+def _text(value: Any, size: int = 500) -> str:
+    """A candidate-written field as text: a string is clipped, anything else is not expanded
+    (`str` of a deep or huge structure the candidate sent would cost or raise on the host)."""
+    return value[:size] if type(value) is str else "<malformed>"
 
 
 def _process_verdict(raw: dict[str, Any], test: StdioTest) -> tuple[TestStatus, str]:
@@ -121,7 +170,7 @@ def _call_verdict(raw: dict[str, Any], test: CallTest) -> tuple[TestStatus, str]
     if first.get("load") == "memory":
         return TestStatus.memory_exceeded, "MemoryError while loading the code"
     if "load" in first:
-        return TestStatus.runtime_error, _tail(str(first.get("detail", "")))
+        return TestStatus.runtime_error, _tail(_text(first.get("detail", ""), 4000))
     if raw.get("response_over"):
         return TestStatus.failed, "return value too large"
     if raw.get("output_over"):
@@ -134,18 +183,19 @@ def _call_verdict(raw: dict[str, Any], test: CallTest) -> tuple[TestStatus, str]
     if reply.get("memory"):
         return TestStatus.memory_exceeded, "MemoryError"
     if "raised" in reply:
-        return TestStatus.runtime_error, f"{reply['raised']}: {reply.get('message', '')}"[:500]
+        raised, message = _text(reply["raised"], 100), _text(reply.get("message", ""))
+        return TestStatus.runtime_error, f"{raised}: {message}"[:500]
     if "unplain" in reply:
         return TestStatus.failed, f"{test.fn}() returned something that is not plain data"
     if "value" not in reply or type(reply["value"]) is not str:
         return TestStatus.runtime_error, "malformed answer"
     try:
-        got = decode_value(reply["value"])
-    except CodecError as exc:
+        got = parse_reply(reply["value"])
+    except ReplyError as exc:
         return TestStatus.failed, f"malformed return value: {exc}"
-    if values_match(test.expected, got, test.float_tolerance):
+    if tree_matches(test.expected, got, test.float_tolerance):
         return TestStatus.passed, ""
-    return TestStatus.failed, f"expected {test.expected!r:.200}, got {got!r:.200}"
+    return TestStatus.failed, f"expected {preview_expected(test.expected)}, got {preview(got)}"
 
 
 def _assert_verdict(raw: dict[str, Any]) -> tuple[TestStatus, str]:
@@ -157,7 +207,7 @@ def _assert_verdict(raw: dict[str, Any]) -> tuple[TestStatus, str]:
     if type(verdict) is not dict:
         return TestStatus.runtime_error, "the test harness was killed"
     status = verdict.get("status")
-    detail = str(verdict.get("detail", ""))[:1000]
+    detail = _text(verdict.get("detail", ""), 1000)
     if status in ("passed", "failed", "runtime_error", "memory_exceeded"):
         return TestStatus(status), detail
     return TestStatus.runtime_error, detail or "the test harness failed"
@@ -171,7 +221,9 @@ def judge_test(raw: dict[str, Any], test: Any) -> TestVerdict:
         return TestVerdict(status=status, elapsed_s=0.0, detail=reason)
     if raw.get("status") == "compile_error":
         return TestVerdict(
-            status=TestStatus.compile_error, elapsed_s=elapsed_s, detail=str(raw.get("detail"))
+            status=TestStatus.compile_error,
+            elapsed_s=elapsed_s,
+            detail=_text(raw.get("detail"), 4000),
         )
     if test.kind == "stdio":
         status, detail = _process_verdict(raw, test)

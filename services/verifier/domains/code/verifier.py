@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from services.verifier.domains.code.check import item_outcome, judge_tests
 from services.verifier.domains.code.config import CodeSettings
@@ -20,20 +22,30 @@ from services.verifier.domains.code.harness import build_job, job_deadline_s
 from services.verifier.errors import Overloaded
 from services.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
 from services.verifier.sandbox.pool import SandboxPool
-from services.verifier.schemas.code import CodeItem, CodeResult, TestStatus, TestVerdict
+from services.verifier.schemas.code import (
+    CodeItem,
+    CodeResult,
+    TestStatus,
+    TestVerdict,
+    unicode_text,
+)
 from services.verifier.schemas.common import DomainHealth, Status
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def error_result(item: CodeItem, detail: str, elapsed_s: float) -> CodeResult:
+    # The detail may quote an exception or a sandbox's stderr tail: clipped, and made UTF-8-safe
+    # (a lone surrogate would fail the whole response's serialization).
+    detail = detail[:2000].encode("utf-8", "replace").decode("utf-8")
     return CodeResult(
         id=item.id, status=Status.error, reward=None, detail=detail, elapsed_s=elapsed_s
     )
 
 
-def no_code_result(item: CodeItem) -> CodeResult:
-    detail = f"no fenced {item.language} code block in the response"
+def no_code_result(item: CodeItem, detail: str = "") -> CodeResult:
+    detail = detail or f"no fenced {item.language} code block in the response"
     tests = [
         TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=detail) for _ in item.tests
     ]
@@ -47,6 +59,18 @@ class CodeVerifier:
         self.settings = settings
         self.pool = pool
         self.pending_items = 0
+        # The host's per-item text work (extraction, job building, judging) runs here, off the
+        # event loop, in threads of its own: it neither waits behind nor starves the default
+        # executor's Docker calls (container start/remove), and its queue is the code items'.
+        self._work = ThreadPoolExecutor(
+            max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="code-host"
+        )
+
+    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._work, fn, *args)
+
+    def close(self) -> None:
+        self._work.shutdown(wait=False, cancel_futures=True)
 
     def health(self) -> DomainHealth:
         if self.pool is None:
@@ -76,15 +100,34 @@ class CodeVerifier:
             self.pending_items -= len(items)
 
     async def _verify_item(self, item: CodeItem) -> CodeResult:
+        """One item's result, whatever happens: a fault of the verifier's while judging this item
+        is this item's `error`, never an exception that fails the whole batch (HTTP 500)."""
         started = time.perf_counter()
+        try:
+            return await self._judge_item(item, started)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("verifier fault on item %s", item.id)
+            elapsed_s = round(time.perf_counter() - started, 6)
+            return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
+
+    async def _judge_item(self, item: CodeItem, started: float) -> CodeResult:
+        # Extraction and judging are per-item text work: off the event loop (bounded, linear).
         code = (
-            item.code if item.code is not None else extract_code(item.response or "", item.language)
+            item.code
+            if item.code is not None
+            else await self._off_loop(extract_code, item.response or "", item.language)
         )
         if code is None:
             return no_code_result(item)
+        try:
+            unicode_text(code, "the program")
+        except ValueError as exc:  # the candidate's text: a failure, never an executor fault
+            return no_code_result(item, str(exc))
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
-        job = build_job(item, code, self.settings)
+        job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
         raw: dict[str, Any] | None = None
         last_error = ""
         for _attempt in range(1 + self.settings.retries):
@@ -98,16 +141,23 @@ class CodeVerifier:
             except SandboxError as exc:
                 last_error = str(exc)
                 break
-        elapsed_s = round(time.perf_counter() - started, 6)
         if raw is None:
+            elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"sandbox error: {last_error}", elapsed_s)
         if "fault" in raw:
             log.error("executor fault on item %s: %s", item.id, raw["fault"])
+            elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"executor fault: {raw['fault']}", elapsed_s)
         try:
-            verdicts = judge_tests(item, raw.get("tests", []))
+            # Judging is charged to the item: its time counts in elapsed_s, and a judge that
+            # overran the job's own deadline would be a verifier fault (`error`).
+            verdicts = await asyncio.wait_for(
+                self._off_loop(judge_tests, item, raw.get("tests", [])), job_deadline_s(job)
+            )
         except ValueError as exc:
+            elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"executor answer malformed: {exc}", elapsed_s)
+        elapsed_s = round(time.perf_counter() - started, 6)
         status, reward, detail = item_outcome(verdicts)
         return CodeResult(
             id=item.id,
@@ -134,7 +184,11 @@ async def open_code_verifier(
     Startup never fails because Docker is down: /health reports it and items get `error`.
     """
     if not settings.is_enabled:
-        yield CodeVerifier(settings, None)
+        verifier = CodeVerifier(settings, None)
+        try:
+            yield verifier
+        finally:
+            verifier.close()
         return
     try:
         backend = backend or make_backend(settings)
@@ -150,9 +204,11 @@ async def open_code_verifier(
         )
     await pool.start(settings.warm_timeout_s)
     log.info("code sandbox pool: %s", pool.stats())
+    verifier = CodeVerifier(settings, pool)
     try:
-        yield CodeVerifier(settings, pool)
+        yield verifier
     finally:
+        verifier.close()
         await pool.close()
 
 

@@ -12,7 +12,7 @@ _DECL = re.compile(
 )
 # A statement may come as dataset text does: `... := by sorry`, `... := sorry`, or a bare `:=`.
 _PLACEHOLDER_TAIL = re.compile(r":=\s*(?:by\s+)?(?:sorry)?\s*$|:=\s*by\s*$")
-_LEAN_BLOCK = re.compile(r"```[ \t]*lean4?[^\n]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+_LEAN_OPENER = re.compile(r"```[ \t]*lean4?", re.IGNORECASE)
 _NAME_OK = re.compile(r"^[^\W\d][\w'.!?₀-₉]*$")
 
 
@@ -46,9 +46,22 @@ def parse_statement(text: str) -> Statement:
 
 
 def last_lean_block(response: str) -> str | None:
-    """The body of the last ```lean (or ```lean4) fenced block of a model's output."""
-    blocks = _LEAN_BLOCK.findall(response)
-    return blocks[-1] if blocks else None
+    """The body of the last ```lean (or ```lean4) fenced block of a model's output: from the
+    line after the opener to the next ```. One forward pass (a regex that looked for the end of
+    the opener's line from every ```lean of a one-line response was quadratic: minutes on 1 MB,
+    in C code that holds the GIL)."""
+    last = None
+    position = 0
+    while (opener := _LEAN_OPENER.search(response, position)) is not None:
+        newline = response.find("\n", opener.end())
+        if newline < 0:  # no later opener has a line after it either
+            break
+        close = response.find("```", newline + 1)
+        if close < 0:  # unclosed: no later block can close either
+            break
+        last = response[newline + 1 : close]
+        position = close + 3
+    return last
 
 
 def declares(code: str, name: str) -> bool:

@@ -1,10 +1,9 @@
-"""The verl adapter inside verl's own reward managers (real path; runs where verl is installed).
+"""The verl adapter inside verl's own reward managers (real path, no GPU needed).
 
-verl needs ray and tensordict, which this project does not install; the test skips without
-them. To run it (no GPU needed): `pip install --target DIR --no-deps verl==0.9.1 ray tensordict
-msgpack protobuf jsonschema jsonschema-specifications attrs referencing rpds-py pyvers
-cloudpickle omegaconf`, then `PYTHONPATH=DIR pytest tests/services/verifier/adapters`.
-`test_verl.py` covers the same functions, with verl's exact call shapes, everywhere.
+verl's wheel installs without its GPU stack (`pip install --no-deps verl==0.9.1`, see
+scripts/setup.sh); `DataProto` needs `tensordict` and `ray` (dev and ray extras). Its
+`BatchRewardManager` / `NaiveRewardManager` decode the responses and call our functions
+exactly as during training. `test_verl.py` covers the same functions with verl's call shapes.
 """
 
 from __future__ import annotations
@@ -12,13 +11,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import pytest
+import numpy as np
+import torch
 
 from services.verifier.adapters import verl as adapter
-
-verl = pytest.importorskip("verl")
-torch = pytest.importorskip("torch")
-np = pytest.importorskip("numpy")
 
 WORDS = ["<pad>", "<unk>", "Q", "\\boxed{4}", "\\boxed{5}", "so"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -207,3 +208,45 @@ def test_unreachable_docker_is_degraded_health_and_fast_error_verdicts() -> None
         (result,) = response.json()["results"]
         assert result["status"] == "error" and result["reward"] is None
         assert "sandbox" in result["detail"]
+
+
+@pytest.mark.parametrize(
+    ("test", "needle"),
+    [
+        ({"kind": "stdio", "stdin": "\ud800", "stdout": ""}, "not valid Unicode"),
+        ({"kind": "stdio", "stdin": "", "stdout": "\udfff"}, "not valid Unicode"),
+        ({"kind": "assert", "code": "assert '\ud800'"}, "not valid Unicode"),
+        ({"kind": "call", "fn": "f", "args": [[[[[[0]]]]]] * 1, "expected": 0}, None),
+        ({"kind": "call", "fn": "f", "args": ["DEEP"], "expected": 0}, "deeper than"),
+        ({"kind": "call", "fn": "f", "kwargs": {"x": "DEEP"}, "expected": 0}, "deeper than"),
+    ],
+)
+def test_test_data_the_sandbox_cannot_carry_is_a_422(
+    code_api_url: str, test: dict[str, Any], needle: str | None
+) -> None:
+    """The request's own fault is a 422, not an item `error` (nor an executor fault that retires
+    containers) found later."""
+    deep = "[" * 300 + "0" + "]" * 300
+    body = json.dumps({"items": [{"code": "def f(*a, **k):\n    return 0\n", "tests": [test]}]})
+    body = body.replace('"DEEP"', deep)
+    response = httpx.post(
+        f"{code_api_url}/code",
+        content=body,
+        headers={"content-type": "application/json"},
+        timeout=120,
+    )
+    if needle is None:
+        assert response.status_code == 200, response.text
+        assert response.json()["results"][0]["status"] == "passed"
+    else:
+        assert response.status_code == 422, response.text
+        assert needle in response.json()["error"]["message"]
+
+
+def test_an_id_that_cannot_be_echoed_is_a_422_not_a_500(code_api_url: str) -> None:
+    item = {"id": "ID", "code": "x = 1", "tests": [{"kind": "assert", "code": "pass"}]}
+    body = json.dumps({"items": [item]}).replace("ID", "\\ud800")
+    response = httpx.post(
+        f"{code_api_url}/code", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422, response.text

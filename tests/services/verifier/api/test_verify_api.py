@@ -89,6 +89,12 @@ def test_openrlhf_ignores_extra_keys_from_newer_openrlhf_versions(verifier_url: 
         ({"query": ["q"], "prompts": ["q"], "labels": ['{"domain": "math"}']}, "labels[0]"),
         ({"query": ["q"], "prompts": ["q"], "labels": ['{"domain": "bio", "x": 1}']}, "labels[0]"),
         ({"query": ["q"], "prompts": ["q"]}, "--label_key"),
+        # neither a plain ground truth nor JSON of the documented shape: never a math label
+        ({"query": ["q"], "prompts": ["q"], "labels": ["{'domain': 'code', 'tests': []}"]}, "repr"),
+        ({"query": ["q"], "prompts": ["q"], "labels": ['{"answer": "3"}']}, '"domain"'),
+        ({"query": ["q"], "prompts": ["q"], "labels": [["4"]]}, "labels[0]"),
+        ({"query": ["q"], "prompts": ["q"], "labels": [None]}, "labels[0]"),
+        ({"query": ["q"], "prompts": ["q"], "labels": [True]}, "labels[0]"),
     ],
 )
 def test_openrlhf_rejects_inconsistent_requests_with_422(
@@ -104,11 +110,21 @@ def test_openrlhf_rejects_inconsistent_requests_with_422(
     [
         ("PROMPT answer", "PROMPT", " answer"),
         ("<bos>PROMPT answer", "PROMPT", " answer"),  # a token the renderer added in front
-        ("answer only", "PROMPT", "answer only"),  # prompt not found: judge the whole query
+        ("<s> <|begin_of_text|>PROMPT answer", "PROMPT", " answer"),
+        ("answer only", "PROMPT", None),  # prompt not found: never judge the whole query
+        ("x PROMPT answer", "PROMPT", None),  # not at the start: the prompt may be quoted
         ("answer", "", "answer"),
+        ("What  is\n2+2? A: 4", "What is 2+2? A:", " 4"),  # doubled / moved whitespace
+        ("Say hi .done", "Say hi.", "done"),
+        ("PROMPT ok<|im_end|>", "PROMPT", " ok"),
+        ("PROMPT ok<|im_end|>\n<|endoftext|>", "PROMPT", " ok"),
+        ("PROMPT ok<｜end▁of▁sentence｜>", "PROMPT", " ok"),
+        ("PROMPT ok</s>", "PROMPT", " ok"),
+        ("PROMPT ok<|eot_id|>", "PROMPT", " ok"),
+        ("PROMPT a <b>", "PROMPT", " a <b>"),  # only special tokens are dropped
     ],
 )
-def test_response_of_removes_the_prompt(query: str, prompt: str, expected: str) -> None:
+def test_response_of_removes_the_prompt(query: str, prompt: str, expected: str | None) -> None:
     assert response_of(query, prompt) == expected
 
 
@@ -117,8 +133,9 @@ def test_response_of_removes_the_prompt(query: str, prompt: str, expected: str) 
     [
         ("42", {"domain": "math", "response": "R", "answer": "42"}),
         ("\\frac{1}{2}", {"domain": "math", "response": "R", "answer": "\\frac{1}{2}"}),
-        ('{"answer": "3"}', {"domain": "math", "response": "R", "answer": '{"answer": "3"}'}),
         ("{not json", {"domain": "math", "response": "R", "answer": "{not json"}),
+        ("{1, 2}", {"domain": "math", "response": "R", "answer": "{1, 2}"}),
+        ("{x : x > 0}", {"domain": "math", "response": "R", "answer": "{x : x > 0}"}),
         ('{"domain": "math", "answer": "3"}', {"domain": "math", "answer": "3", "response": "R"}),
     ],
 )
@@ -167,3 +184,29 @@ def test_openrlhf_accepts_numeric_and_object_labels(verifier_url: str) -> None:
     }
     out = httpx.post(f"{verifier_url}/openrlhf", json=body).json()
     assert out["rewards"] == [1.0, 1.0]
+
+
+def test_openrlhf_never_judges_a_query_that_does_not_start_with_its_prompt(
+    verifier_url: str,
+) -> None:
+    # The prompt's worked example would pass; the response refuses. Not found verbatim (a
+    # mangled prompt), the sample is an error: reward 0, flagged, never graded with the prompt.
+    prompt = "Example: \\boxed{4}. Now: 2+2? A:"
+    body = {
+        "query": ["Example: \\boxed{4}. Later: 2+2? A: I refuse.", prompt + " \\boxed{4}"],
+        "prompts": [prompt, prompt],
+        "labels": ["4", "4"],
+    }
+    out = httpx.post(f"{verifier_url}/openrlhf", json=body).json()
+    assert out["rewards"] == [0.0, 1.0]
+    assert out["extra_logs"]["verifier_prompt_mismatch"] == [1.0, 0.0]
+    assert out["extra_logs"]["verifier_error"] == [1.0, 0.0]
+
+
+def test_openrlhf_tolerates_whitespace_and_template_tokens(verifier_url: str) -> None:
+    prompt = "<|im_start|>user\nWhat is  3+4?<|im_end|>\n<|im_start|>assistant\n"
+    query = "<|im_start|>user\nWhat is 3+4?<|im_end|>\n<|im_start|>assistant\n\\boxed{7}<|im_end|>"
+    body = {"query": [query], "prompts": [prompt], "labels": ["7"]}
+    out = httpx.post(f"{verifier_url}/openrlhf", json=body).json()
+    assert out["rewards"] == [1.0]
+    assert out["extra_logs"]["verifier_prompt_mismatch"] == [0.0]

@@ -178,6 +178,15 @@ def test_last_lean_block_of_a_response_is_taken() -> None:
     response = "Plan:\n```lean\nby simp\n```\nBetter:\n```lean4\nby omega\n```\nDone."
     assert last_lean_block(response) == "by omega\n"
     assert last_lean_block("```python\nprint(1)\n```") is None
+    assert last_lean_block("```LEAN4 x\nby simp\n```<|im_end|>") == "by simp\n"
+    assert last_lean_block("````lean\nby rfl\n```") == "by rfl\n"
+    assert last_lean_block("```lean\nby simp") is None
+
+
+@pytest.mark.parametrize("response", ["```lean" * 150_000, "```lean\n" + "```lean" * 150_000])
+def test_last_lean_block_is_one_pass(response: str) -> None:
+    """Quadratic before (minutes for 1 MB on one line); a hang trips the suite's timeout."""
+    last_lean_block(response)
 
 
 # -- commands ------------------------------------------------------------------------------
