@@ -493,7 +493,8 @@ class Executor:
                             return True  # the code does not load
                         send_next()
                         continue
-                    results.append({"replies": [ready[0], message], "elapsed_s": clock.lap()})
+                    replies = [_reply_fields(ready[0]), _reply_fields(message)]
+                    results.append({"replies": replies, "elapsed_s": clock.lap()})
                     if len(results) == len(calls):
                         return True
                     send_next()
@@ -504,11 +505,12 @@ class Executor:
             anomalies = run.finish()
         if ready and "ready" not in ready[0]:
             elapsed_s = clock.lap()
-            results = [{"replies": ready[:1], "elapsed_s": elapsed_s} for _ in calls]
+            first = [_reply_fields(m) for m in ready[:1]]
+            results = [{"replies": first, "elapsed_s": elapsed_s} for _ in calls]
         elif len(results) < len(calls):
             results.append(
                 {
-                    "replies": ready[:1],
+                    "replies": [_reply_fields(m) for m in ready[:1]],
                     "timed_out": run.timed_out,
                     "response_over": responses.is_over,
                     "output_over": run.output_over,
@@ -730,6 +732,27 @@ class _TestClock:
         self.started = now
         self.run.deadline = now + self.timeout_s
         return elapsed
+
+
+# What a call session's reply line may carry to the host, all scalars (`value`/`args` are the
+# codec's encoded text). A forged line from the candidate could hold any JSON tree; passed on, the
+# host would parse it on its event loop as part of the job's answer, so anything else is dropped.
+_REPLY_KEYS = frozenset(
+    {"value", "args", "raised", "message", "memory", "unplain", "ready", "load", "detail"}
+)
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _reply_fields(message: dict[str, Any]) -> dict[str, Any]:
+    """The known keys of a reply line with scalar values (a nested `ready` becomes True)."""
+    kept: dict[str, Any] = {}
+    for key in _REPLY_KEYS.intersection(message):
+        value = message[key]
+        if key == "ready":
+            kept[key] = True
+        elif type(value) in _SCALARS:
+            kept[key] = value
+    return kept
 
 
 class _LineReader:

@@ -129,3 +129,13 @@ def test_attribute_snapshot_sees_every_change_a_same_uid_process_could_make() ->
     finally:
         os.kill(pid, 9)
         os.waitpid(pid, 0)
+
+
+def test_a_reply_line_reaches_the_host_as_known_scalar_fields_only() -> None:
+    """A forged reply could carry any JSON tree; the host would parse it on its event loop."""
+    from services.verifier.sandbox.executor import _reply_fields
+
+    forged = {"value": [0] * 1000, "args": "[]", "junk": {"a": 1}, "raised": None, "ready": {}}
+    assert _reply_fields(forged) == {"args": "[]", "raised": None, "ready": True}
+    honest = {"value": '{"$t": "int", "v": "ff"}', "args": "[[1]]"}
+    assert _reply_fields(honest) == honest

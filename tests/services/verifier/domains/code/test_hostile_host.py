@@ -321,3 +321,18 @@ def test_stdio_integers_compare_exactly_and_infinities_never_match_finite_values
     test = {"kind": "stdio", "stdin": "", "stdout": expected + "\n", "float_tolerance": tolerance}
     (result,) = post(url, [code_item(f"print({printed!r})\n", [test])])
     assert result["tests"][0]["status"] == status, result
+
+
+def test_forged_replies_carrying_json_trees_never_reach_the_host_as_trees(url: str) -> None:
+    """Each of 120 calls answers with a forged line whose `value` is a 300,000-element list plus
+    unknown keys: ~70 MB of JSON tree the host would otherwise parse on its event loop as part
+    of the job's answer. Each test is a malformed answer, and the loop stays free (that the tree
+    is dropped inside the sandbox is shown by `test_procs.py`'s unit test of `_reply_fields`)."""
+    line = '{"value": [' + ",".join(["0"] * 300_000) + '], "junk": {"a": [1, 2]}}'
+    code = f"import os\ndef f(i):\n    os.write(4, {line + chr(10)!r}.encode())\n"
+    tests = [call(i, args=[i]) for i in range(120)]
+    (result,), _ = hostile_round(url, [code_item(code, tests, timeout_s=5)])
+    assert result["status"] == "failed", result
+    statuses = {t["status"] for t in result["tests"]}
+    assert statuses <= {"runtime_error", "failed"}, statuses
+    assert result["tests"][0]["detail"] in ("malformed answer", "return value too large"), result
