@@ -66,9 +66,12 @@ MQUEUE_ROOT = "/dev/mqueue"
 _FRAME = struct.Struct(">I")
 # Time PID 1 spends emptying the tmpfs after one run; past it the container is dirty (retired).
 _WIPE_BUDGET_S = 2.0
-# What one job's answer may carry, JSON-encoded (the host refuses frames over 256 MiB): each
-# test's output is capped, but many tests of escaped control characters (6 bytes each) are not.
-_ANSWER_BUDGET_BYTES = 64 << 20
+# What one job's answer may carry, JSON-encoded: each test's output is capped, but many tests of
+# escaped control characters (6 bytes each) are not. The host parses the answer with one
+# `json.loads` on its event loop (C code holding the GIL: a thread would not help), which takes
+# about 0.1 s for 16 MiB of escapes on a loaded 2-core machine and 0.5 s for 64 MiB. Tests past
+# the budget count as over the output limit.
+_ANSWER_BUDGET_BYTES = 16 << 20
 
 
 class ZygoteLost(Exception):
