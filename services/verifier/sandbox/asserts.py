@@ -9,9 +9,11 @@ The test runs as `__main__` (an `if __name__ == "__main__":` block runs, `unitte
 its cases). An exception the candidate raised arrives as a `CandidateException`: a subclass of
 the builtin type it named when that type is an ordinary error (`except ValueError` still works),
 a plain `CandidateError` when the type has a meaning to the interpreter's protocols
-(`StopIteration` would silently end `map()` or a `for` loop, `StopAsyncIteration` an `async for`;
-`SystemExit`, `KeyboardInterrupt`, `GeneratorExit` and `AssertionError` would end or pass the
-test). Nothing the candidate sends can end an iteration of the test or exit it.
+(`StopIteration` would silently end `map()` or a `for` loop, `StopAsyncIteration` an `async for`,
+`AssertionError` would decide the test), and a `CandidateInterrupt` (a `BaseException`, so
+`except Exception:` in a test does not swallow it, as in plain Python) for `SystemExit`,
+`KeyboardInterrupt` and `GeneratorExit`, which would end the test. Nothing the candidate sends
+can end an iteration of the test or exit it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,15 @@ class CandidateError(CandidateException):
     """The candidate raised a non-builtin exception, or one with a protocol meaning."""
 
 
+class CandidateInterrupt(BaseException):
+    """The candidate raised `SystemExit`, `KeyboardInterrupt` or `GeneratorExit`: like those, it
+    is no `Exception`, so a test's `except Exception:` does not swallow it (the test fails, as it
+    would in plain Python), and it is not the real type, so it cannot end the harness either."""
+
+
+_INTERRUPTS = frozenset({"SystemExit", "KeyboardInterrupt", "GeneratorExit"})
+
+
 def _delivered_types() -> dict[str, type[CandidateException]]:
     """`ValueError` -> a `ValueError` that is also a `CandidateException`, for each ordinary
     builtin error type."""
@@ -78,9 +89,11 @@ def _delivered_types() -> dict[str, type[CandidateException]]:
 _DELIVERED = _delivered_types()
 
 
-def candidate_exception(kind: object, message: object) -> CandidateException:
+def candidate_exception(kind: object, message: object) -> BaseException:
     """The exception to raise in the test for one the candidate raised (`kind` is its name)."""
     text = f"{kind}: {message}"[:1000]
+    if str(kind) in _INTERRUPTS:
+        return CandidateInterrupt(text)
     with contextlib.suppress(Exception):
         return _DELIVERED[str(kind)](text)  # e.g. UnicodeDecodeError needs 5 arguments
     return CandidateError(text)
@@ -198,7 +211,7 @@ def _exit_verdict(exc: SystemExit) -> dict[str, Any]:
     """The test itself exited (`unittest.main()` does): status 0 passes, anything else fails.
 
     Only the test's own code can raise SystemExit here: the candidate's arrives as a
-    CandidateError.
+    CandidateInterrupt.
     """
     if exc.code is None or exc.code is False or (type(exc.code) is int and exc.code == 0):
         return {"status": "passed", "detail": ""}

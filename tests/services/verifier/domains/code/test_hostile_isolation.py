@@ -707,3 +707,21 @@ def test_outputs_that_would_overflow_the_answer_frame_are_the_candidates(
     assert result["status"] == "failed" and result["reward"] == 0.0, result
     good = post_code(code_url, [CANARY_PY])[0]
     assert good["reward"] == 1.0, good
+
+
+@pytest.mark.parametrize("raiser", ["GeneratorExit", "KeyboardInterrupt", "SystemExit(0)"])
+def test_interrupts_from_the_candidate_are_not_swallowed_by_except_exception(
+    code_url: str, raiser: str
+) -> None:
+    """In plain Python these are no `Exception`: a test that tolerates errors with `except
+    Exception:` still fails when the candidate raises one (and passes for a ValueError)."""
+    tolerant = assert_test("try:\n    f(1)\nexcept Exception:\n    pass")
+    interrupted, errored = post_code(
+        code_url,
+        [
+            item(f"def f(a):\n    raise {raiser}\n", [tolerant]),
+            item("def f(a):\n    raise ValueError('no')\n", [tolerant]),
+        ],
+    )
+    assert interrupted["reward"] == 0.0, interrupted
+    assert errored["reward"] == 1.0, errored
