@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import secrets
 import socket
 import struct
@@ -24,6 +23,19 @@ from docker.errors import DockerException, NotFound
 
 from services.verifier.sandbox.base import SandboxLost, SandboxUnavailable
 from services.verifier.sandbox.config import DockerSandboxSettings
+from services.verifier.sandbox.containers import (
+    POOL_ID_LABEL,
+    POOL_LABEL,
+    STDOUT,
+    AttachRefused,
+    UnsupportedDockerHost,
+    locked_down,
+    open_attach,
+    orphaned,
+    pool_labels,
+    read_chunk,
+    socket_path,
+)
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +74,6 @@ sys.modules[payload["main"]].main(payload["config"])
 """
 _FRAME = struct.Struct(">I")
 _MAX_FRAME = 256 << 20
-OWNER_LABEL = "rlvr.pool.owner"
-POOL_LABEL = "rlvr.pool"
-POOL_ID_LABEL = "rlvr.pool.id"
 
 
 def bootstrap_payload(config: dict[str, Any]) -> bytes:
@@ -78,42 +87,23 @@ def bootstrap_payload(config: dict[str, Any]) -> bytes:
     return f"{len(body):010d}".encode() + body
 
 
-def socket_path(docker_host: str | None) -> str:
-    url = docker_host or os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
-    if not url.startswith("unix://"):
-        raise SandboxUnavailable(f"only unix:// Docker hosts are supported, not {url!r}")
-    return url[len("unix://") :]
-
-
-def owner_id() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
 def hardened_container_args(
     settings: DockerSandboxSettings, labels: dict[str, str], uid: int
 ) -> dict[str, Any]:
-    """The container's isolation, in one place (see the README's Code verifier section)."""
+    """The container's isolation, in one place (docs: Code verifier, "Containers")."""
     return {
+        **locked_down(
+            uid=uid,
+            labels=labels,
+            tmpfs_options=f"rw,exec,nosuid,nodev,size={settings.tmpfs_mb}m,mode=1777",
+            memory_mb=settings.memory_mb,
+            pids_limit=settings.pids_limit,
+            cpus=settings.cpus,
+        ),
         "image": settings.image,
         "command": ["python3", "-I", "-S", "-c", BOOTSTRAP],
-        "user": f"{uid}:{uid}",
-        "stdin_open": True,
-        "tty": False,
-        "detach": True,
-        "network_mode": "none",
-        "ipc_mode": "none",
-        "read_only": True,
-        "tmpfs": {"/tmp": f"rw,exec,nosuid,nodev,size={settings.tmpfs_mb}m,mode=1777"},
-        "cap_drop": ["ALL"],
-        "security_opt": ["no-new-privileges"],
-        "mem_limit": f"{settings.memory_mb}m",
-        "memswap_limit": f"{settings.memory_mb}m",
-        "pids_limit": settings.pids_limit,
-        "nano_cpus": int(settings.cpus * 1e9),
-        "environment": {},
         "hostname": "sandbox",
         "working_dir": "/tmp",
-        "labels": labels,
         "auto_remove": True,
     }
 
@@ -128,21 +118,10 @@ class _AttachStream:
 
     @classmethod
     async def open(cls, path: str, container_id: str) -> _AttachStream:
-        reader, writer = await asyncio.open_unix_connection(path, limit=1 << 20)
-        writer.write(
-            (
-                f"POST /containers/{container_id}/attach?stream=1&stdin=1&stdout=1&stderr=1 "
-                "HTTP/1.1\r\nHost: docker\r\nUpgrade: tcp\r\nConnection: Upgrade\r\n"
-                "Content-Length: 0\r\n\r\n"
-            ).encode()
-        )
-        await writer.drain()
-        status = await reader.readline()
-        if b" 101 " not in status and b" 200 " not in status:
-            writer.close()
-            raise SandboxUnavailable(f"attach refused: {status.decode(errors='replace').strip()}")
-        while (await reader.readline()) not in (b"\r\n", b"\n", b""):
-            pass
+        try:
+            reader, writer = await open_attach(path, container_id)
+        except AttachRefused as exc:
+            raise SandboxUnavailable(str(exc)) from exc
         return cls(reader, writer)
 
     async def send(self, data: bytes) -> None:
@@ -161,9 +140,8 @@ class _AttachStream:
                     del self.buffer[: _FRAME.size + size]
                     message: dict[str, Any] = json.loads(body)
                     return message
-            header = await self.reader.readexactly(8)
-            payload = await self.reader.readexactly(int.from_bytes(header[4:8], "big"))
-            if header[0] == 1:
+            kind, payload = await read_chunk(self.reader)
+            if kind == STDOUT:
                 self.buffer += payload
             else:  # the executor's own stderr (never a candidate's): keep a tail for logs
                 self.stderr_tail = (self.stderr_tail + payload)[-4000:]
@@ -245,8 +223,10 @@ class DockerBackend:
 
     def __init__(self, settings: DockerSandboxSettings) -> None:
         self.settings = settings
-        self.socket = socket_path(settings.docker_host)
-        self.owner = owner_id()
+        try:
+            self.socket = socket_path(settings.docker_host)
+        except UnsupportedDockerHost as exc:
+            raise SandboxUnavailable(str(exc)) from exc
         self.pool_id = uuid.uuid4().hex[:12]
         self._client: docker.DockerClient | None = None
         self._config = {"output_limit_bytes": settings.output_limit_bytes}
@@ -258,11 +238,7 @@ class DockerBackend:
         return self._client
 
     def labels(self) -> dict[str, str]:
-        return {
-            POOL_LABEL: self.settings.label,
-            OWNER_LABEL: self.owner,
-            POOL_ID_LABEL: self.pool_id,
-        }
+        return pool_labels(self.settings.label, self.pool_id)
 
     async def ping(self) -> bool:
         try:
@@ -338,13 +314,7 @@ class DockerBackend:
             found = self._docker().containers.list(
                 all=True, filters={"label": f"{POOL_LABEL}={self.settings.label}"}
             )
-            ids = []
-            for container in found:
-                owner = container.labels.get(OWNER_LABEL, "")
-                owner_host, _, pid = owner.rpartition(":")
-                if owner_host == host and pid.isdigit() and not _pid_alive(int(pid)):
-                    ids.append(str(container.id))
-            return ids
+            return orphaned(((str(c.id), c.labels) for c in found), host)
 
         try:
             ids = await asyncio.to_thread(stale)
@@ -359,13 +329,3 @@ class DockerBackend:
         if self._client is not None:
             with contextlib.suppress(Exception):
                 self._client.close()
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import secrets
 import socket
 import uuid
@@ -33,21 +32,24 @@ from docker.errors import DockerException, ImageNotFound, NotFound
 
 from services.verifier.domains.lean.config import LeanSettings
 from services.verifier.domains.lean.repl import ReplBase, ReplCrashed
+from services.verifier.sandbox.containers import (
+    POOL_ID_LABEL,
+    POOL_LABEL,
+    STDERR,
+    STDOUT,
+    AttachRefused,
+    UnsupportedDockerHost,
+    locked_down,
+    open_attach,
+    orphaned,
+    pool_labels,
+    read_chunk,
+    socket_path,
+)
 
 log = logging.getLogger(__name__)
 
-POOL_LABEL = "rlvr.pool"
-OWNER_LABEL = "rlvr.pool.owner"
-POOL_ID_LABEL = "rlvr.pool.id"
 _STREAM_LIMIT = 64 * 1024 * 1024
-_STDOUT, _STDERR = 1, 2
-
-
-def socket_path(docker_host: str | None) -> str:
-    url = docker_host or os.environ.get("DOCKER_HOST") or "unix:///var/run/docker.sock"
-    if not url.startswith("unix://"):
-        raise ReplCrashed(f"only unix:// Docker hosts are supported, not {url!r}")
-    return url[len("unix://") :]
 
 
 def container_args(
@@ -55,32 +57,22 @@ def container_args(
 ) -> dict[str, Any]:
     """The REPL container's isolation, in one place (README, Lean section)."""
     sandbox = settings.sandbox
-    args: dict[str, Any] = {
+    return {
+        **locked_down(
+            uid=uid,
+            labels=labels,
+            tmpfs_options=f"rw,nosuid,nodev,size={sandbox.tmpfs_mb}m,mode=1777",
+            memory_mb=settings.memory_limit_mb or None,
+            pids_limit=sandbox.pids_limit,
+            cpus=sandbox.cpus,
+        ),
         "image": sandbox.image,
         "command": settings.command(),
         "name": name,
-        "user": f"{uid}:{uid}",
-        "stdin_open": True,
-        "tty": False,
-        "detach": True,
         "init": True,
-        "network_mode": "none",
-        "ipc_mode": "none",
-        "read_only": True,
-        "tmpfs": {"/tmp": f"rw,nosuid,nodev,size={sandbox.tmpfs_mb}m,mode=1777"},
-        "cap_drop": ["ALL"],
-        "security_opt": ["no-new-privileges"],
-        "pids_limit": sandbox.pids_limit,
-        "nano_cpus": int(sandbox.cpus * 1e9),
-        "environment": {},
         "hostname": "lean",
         "working_dir": settings.project_dir or "/tmp",
-        "labels": labels,
     }
-    if settings.memory_limit_mb:
-        args["mem_limit"] = f"{settings.memory_limit_mb}m"
-        args["memswap_limit"] = f"{settings.memory_limit_mb}m"
-    return args
 
 
 class LeanContainers:
@@ -91,8 +83,10 @@ class LeanContainers:
 
     def __init__(self, settings: LeanSettings) -> None:
         self.settings = settings
-        self.socket = socket_path(settings.sandbox.docker_host)
-        self.owner = f"{socket.gethostname()}:{os.getpid()}"
+        try:
+            self.socket = socket_path(settings.sandbox.docker_host)
+        except UnsupportedDockerHost as exc:
+            raise ReplCrashed(str(exc)) from exc
         self.pool_id = uuid.uuid4().hex[:12]
         self._client: docker.DockerClient | None = None
         preamble = settings.sandbox.stdin_preamble_path
@@ -105,11 +99,7 @@ class LeanContainers:
         return self._client
 
     def labels(self) -> dict[str, str]:
-        return {
-            POOL_LABEL: self.settings.sandbox.label,
-            OWNER_LABEL: self.owner,
-            POOL_ID_LABEL: self.pool_id,
-        }
+        return pool_labels(self.settings.sandbox.label, self.pool_id)
 
     def __call__(self, settings: LeanSettings) -> ContainerRepl:
         return ContainerRepl(self)
@@ -172,12 +162,8 @@ class LeanContainers:
         host = socket.gethostname()
 
         def stale() -> list[str]:
-            ids = []
-            for container in self._own(f"{POOL_LABEL}={self.settings.sandbox.label}"):
-                owner_host, _, pid = container.labels.get(OWNER_LABEL, "").rpartition(":")
-                if owner_host == host and pid.isdigit() and not _pid_alive(int(pid)):
-                    ids.append(str(container.id))
-            return ids
+            found = self._own(f"{POOL_LABEL}={self.settings.sandbox.label}")
+            return orphaned(((str(c.id), c.labels) for c in found), host)
 
         try:
             ids = await asyncio.to_thread(stale)
@@ -236,22 +222,11 @@ class ContainerRepl(ReplBase):
 
     async def _attach_and_start(self) -> None:
         assert self.container_id is not None
-        reader, writer = await asyncio.open_unix_connection(self.backend.socket, limit=1 << 20)
+        try:  # attached before the start, so not a byte of the REPL's output is lost
+            reader, writer = await open_attach(self.backend.socket, self.container_id)
+        except AttachRefused as exc:
+            raise ReplCrashed(str(exc)) from exc
         self._writer = writer
-        # Attached before the start, so not a byte of the REPL's output is lost.
-        writer.write(
-            (
-                f"POST /containers/{self.container_id}/attach?stream=1&stdin=1&stdout=1&stderr=1 "
-                "HTTP/1.1\r\nHost: docker\r\nUpgrade: tcp\r\nConnection: Upgrade\r\n"
-                "Content-Length: 0\r\n\r\n"
-            ).encode()
-        )
-        await writer.drain()
-        status = await reader.readline()
-        if b" 101 " not in status and b" 200 " not in status:
-            raise ReplCrashed(f"attach refused: {status.decode(errors='replace').strip()}")
-        while (await reader.readline()) not in (b"\r\n", b"\n", b""):
-            pass
         self._pump = asyncio.ensure_future(self._demultiplex(reader))
         await asyncio.to_thread(self.backend.start_id, self.container_id)
         if self.backend.preamble:
@@ -261,11 +236,10 @@ class ContainerRepl(ReplBase):
         """Docker's attach stream (8-byte headers) into stdout bytes and a stderr tail."""
         try:
             while True:
-                header = await reader.readexactly(8)
-                payload = await reader.readexactly(int.from_bytes(header[4:8], "big"))
-                if header[0] == _STDOUT:
+                kind, payload = await read_chunk(reader)
+                if kind == STDOUT:
                     self._stdout.feed_data(payload)
-                elif header[0] == _STDERR:
+                elif kind == STDERR:
                     self._add_stderr(payload.decode("utf-8", "replace"))
         except (OSError, asyncio.IncompleteReadError, ValueError):
             pass
@@ -308,13 +282,3 @@ class ContainerRepl(ReplBase):
             self._pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._pump
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -66,7 +66,7 @@ def test_batch_reward_manager_with_compute_score_batch(verifier_url: str) -> Non
     manager = BatchRewardManager(
         _tokenizer(), 0, compute_score=adapter.compute_score_batch, base_url=verifier_url
     )
-    out = manager(_batch(RESPONSES, TRUTHS), return_dict=True)
+    out: Any = manager(_batch(RESPONSES, TRUTHS), return_dict=True)
     assert _last_token_rewards(out["reward_tensor"]) == EXPECTED
     assert out["reward_extra_info"]["passed"] == EXPECTED
     assert out["reward_extra_info"]["verifier_error"] == [0.0, 0.0, 0.0]
@@ -78,6 +78,6 @@ def test_naive_reward_manager_with_compute_score(verifier_url: str) -> None:
     # verl binds custom_reward_function.reward_kwargs the same way (functools.partial).
     compute_score = functools.partial(adapter.compute_score, base_url=verifier_url)
     manager = NaiveRewardManager(_tokenizer(), 0, compute_score=compute_score)
-    out = manager(_batch(RESPONSES, TRUTHS), return_dict=True)
+    out: Any = manager(_batch(RESPONSES, TRUTHS), return_dict=True)
     assert _last_token_rewards(out["reward_tensor"]) == EXPECTED
     assert out["reward_extra_info"]["score"] == EXPECTED

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
 import socket
 from pathlib import Path
 
@@ -98,10 +99,14 @@ def test_candidate_exceptions_are_distinct_and_never_protocol_signals() -> None:
     value_error = asserts.candidate_exception("ValueError", "bad")
     assert isinstance(value_error, ValueError)
     assert isinstance(value_error, asserts.CandidateException)
-    for name in ("StopIteration", "StopAsyncIteration", "AssertionError", "SystemExit", "Nope"):
+    for name in ("StopIteration", "StopAsyncIteration", "AssertionError", "Nope"):
         raised = asserts.candidate_exception(name, "")
         assert type(raised) is asserts.CandidateError
         assert not isinstance(raised, StopIteration | StopAsyncIteration | AssertionError)
+    for name in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
+        interrupt = asserts.candidate_exception(name, "")
+        assert type(interrupt) is asserts.CandidateInterrupt
+        assert not isinstance(interrupt, Exception | SystemExit | KeyboardInterrupt | GeneratorExit)
     assert isinstance(asserts.candidate_exception("UnicodeDecodeError", "x"), Exception)
 
 
@@ -110,7 +115,7 @@ def test_attribute_snapshot_sees_every_change_a_same_uid_process_could_make() ->
     """The second line behind seccomp: PID 1 compares these before and after every job."""
     pid = os.fork()
     if pid == 0:
-        os.pause()
+        signal.pause()
         os._exit(0)
     try:
         before = process_attributes(pid)

@@ -48,12 +48,14 @@ decides. That is what `test_real_lean.py` checks wherever a toolchain exists.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import socket
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -188,7 +190,7 @@ def run_reference(env: Env, cmd: str) -> dict:
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|VERIFIER_|DOCKER", re.IGNORECASE)
 
 
-def _try(action) -> str:  # type: ignore[no-untyped-def]
+def _try(action: Callable[[], object]) -> str:
     try:
         gained = action()
     except Exception as exc:
@@ -302,12 +304,12 @@ def escape_report(arg: str) -> dict[str, str]:
     report = {"docker_socket": _try(_docker_socket), "route_out": _try(_route_out)}
     report["interfaces"] = _try(_interfaces)
     for port in ports:
-        report[f"loopback:{port}"] = _try(lambda p=port: _connect("127.0.0.1", p))
-        report[f"docker_bridge:{port}"] = _try(lambda p=port: _connect("172.17.0.1", p))
+        report[f"loopback:{port}"] = _try(functools.partial(_connect, "127.0.0.1", port))
+        report[f"docker_bridge:{port}"] = _try(functools.partial(_connect, "172.17.0.1", port))
     report["environment"] = _try(_secrets_in_environment)
     report["environment_of_others"] = _try(_secrets_of_other_processes)
     for index, path in enumerate(files):
-        report[f"host_file:{index}"] = _try(lambda p=path: _read(p))
+        report[f"host_file:{index}"] = _try(functools.partial(_read, path))
     report["other_processes"] = _try(_other_processes)
     report["write_outside_tmp"] = _try(lambda: _write_outside_scratch(dirs))
     report["privileges"] = _try(_privileges)

@@ -23,13 +23,9 @@ import docker
 import pytest
 
 from services.verifier.domains.lean.config import LeanSettings
-from services.verifier.domains.lean.container import (
-    OWNER_LABEL,
-    POOL_ID_LABEL,
-    POOL_LABEL,
-    LeanContainers,
-)
+from services.verifier.domains.lean.container import LeanContainers
 from services.verifier.domains.lean.verifier import LeanVerifier, open_lean_verifier
+from services.verifier.sandbox.containers import OWNER_LABEL, POOL_ID_LABEL, POOL_LABEL
 from services.verifier.schemas.common import Status
 from services.verifier.schemas.lean import LeanItem, LeanResult
 from tests.services.verifier.domains.lean.support import (
@@ -218,7 +214,7 @@ async def test_containers_of_a_dead_service_are_removed_at_start() -> None:
         async with lean() as verifier:
             await one(verifier)
         with pytest.raises(docker.errors.NotFound):
-            client.containers.get(orphan.id)
+            client.containers.get(str(orphan.id))
     finally:
         with contextlib.suppress(docker.errors.NotFound):
             orphan.remove(force=True)
