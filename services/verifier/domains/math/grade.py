@@ -17,25 +17,53 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
-from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+from latex2sympy2_extended import latex2sympy
+from latex2sympy2_extended.math_normalization import NormalizationConfig
+from math_verify import ExprExtractionConfig, LatexExtractionConfig
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 from sympy.matrices.expressions import MatrixExpr
 
 from services.verifier.domains.math.latex_fast import Unsupported, parse_answer
 from services.verifier.domains.math.normalize import top_level_parts
-from services.verifier.domains.math.numbers import Number, parse_number, rounds_to
+from services.verifier.domains.math.numbers import (
+    GOLD_ROUNDED_DIGITS,
+    Number,
+    parse_number,
+    rounds_to,
+)
+from services.verifier.domains.math.readable import unreadable
+from services.verifier.domains.math.unevaluated import unevaluated_reason
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
 _LATEX_CONFIGS = [LatexExtractionConfig(), ExprExtractionConfig()]
+_NORMALIZATION = NormalizationConfig(basic_latex=True, units=False, nits=False, boxed="none")
 _PRECISION_DIGITS = 80
 _MAX_FULL_PARSE_CHARS = 400
 _COMMANDS_RE = re.compile(r"\\[A-Za-z]+")
 _PROSE_RE = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}")
 _DECIMAL_LITERAL_RE = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
-# the decimals written in the answer being graded (set per call; a worker grades one at a time)
-_DECIMAL_LITERALS: dict[Fraction, Number] = {}
-_RANDOM_POINTS = 4
+# the decimals written in the ground truth and the response being graded (set per call; a
+# worker grades one item at a time)
+_GOLD_DECIMALS: dict[Fraction, Number] = {}
+_PRED_DECIMALS: dict[Fraction, Number] = {}
+# an identity test needs this many points where both sides have a finite value; an expression
+# undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) equals nothing
+_MIN_DEFINED_POINTS = 4
+_MAX_POINT_TRIES = 24
+# SymPy raising on the answer's own content (a divergent sum, a singular matrix's inverse, a
+# matrix plus a number): the answer is wrong, not the verifier
+_ANSWER_FAULTS = (
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    NotImplementedError,
+    AttributeError,
+    IndexError,
+    KeyError,
+    RecursionError,
+    sympy.SympifyError,
+)
 
 
 def grade(
@@ -47,9 +75,15 @@ def grade(
     pred_decimal: Number | None,
     conv: Conventions,
 ) -> Verdict:
-    """Whether `pred_latex` means the same as `gold_latex` (entry point of the worker)."""
-    global _DECIMAL_LITERALS
-    _DECIMAL_LITERALS = decimal_literals(gold_latex) | decimal_literals(pred_latex)
+    """Whether `pred_latex` means the same as `gold_latex` (entry point of the worker).
+
+    The answer's own faults (a divergent sum, the inverse of a singular matrix, a matrix added
+    to a number) make it `failed`, not a verifier error: SymPy raising on the answer's content
+    is a verdict about the answer.
+    """
+    global _GOLD_DECIMALS, _PRED_DECIMALS
+    _GOLD_DECIMALS = decimal_literals(gold_latex)
+    _PRED_DECIMALS = decimal_literals(pred_latex)
     gold = to_sympy(gold_latex)
     pred = to_sympy(pred_latex)
     shown_gold = _show(gold, gold_latex)
@@ -57,6 +91,33 @@ def grade(
     if gold is None or pred is None:
         which = "answer" if gold is None else "response"
         return Verdict(False, f"could not parse the {which} as math", shown_gold, shown_pred)
+    try:
+        refusal = unevaluated_reason(
+            _unevaluated(gold_latex), _unevaluated(pred_latex), _gold_value(_membership(gold))
+        )
+        if refusal is not None:
+            return Verdict(False, refusal, shown_gold, shown_pred)
+        return _compare(
+            gold, pred, gold_latex, pred_latex, gold_pct, pred_pct, gold_decimal, pred_decimal, conv
+        )
+    except _ANSWER_FAULTS as exc:
+        detail = f"the response's value cannot be compared: {type(exc).__name__}: {exc}"[:300]
+        return Verdict(False, detail, shown_gold, shown_pred)
+
+
+def _compare(
+    gold: Any,
+    pred: Any,
+    gold_latex: str,
+    pred_latex: str,
+    gold_pct: bool,
+    pred_pct: bool,
+    gold_decimal: Number | None,
+    pred_decimal: Number | None,
+    conv: Conventions,
+) -> Verdict:
+    shown_gold = _show(gold, gold_latex)
+    shown_pred = _show(pred, pred_latex)
     candidates = [(gold, pred)]
     hundredth = sympy.Rational(1, 100)
     if gold_pct and not pred_pct:
@@ -76,7 +137,11 @@ def grade(
         )
     if pred_decimal is not None and not pred_pct and _rounds(gold, pred_decimal, conv):
         return Verdict(True, f"{shown_pred} is {shown_gold} rounded", shown_gold, shown_pred)
-    if gold_decimal is not None and not gold_pct and _rounds(pred, gold_decimal, conv):
+    if (
+        gold_decimal is not None
+        and not gold_pct
+        and _rounds(pred, gold_decimal, conv, GOLD_ROUNDED_DIGITS)
+    ):
         return Verdict(True, f"{shown_gold} is {shown_pred} rounded", shown_gold, shown_pred)
     return Verdict(False, f"parsed {shown_pred}, expected {shown_gold}", shown_gold, shown_pred)
 
@@ -114,14 +179,26 @@ def to_sympy(latex: str) -> Any:
         pass
     if len(latex) > _MAX_FULL_PARSE_CHARS or _PROSE_RE.search(_COMMANDS_RE.sub(" ", latex)):
         return None  # prose or a huge blob: the ANTLR parser would only spend the deadline
+    if unreadable(latex) is not None:
+        return None  # a token the parser would drop: not an answer we can read
     try:
-        parsed = parse(f"${latex}$", _LATEX_CONFIGS, parsing_timeout=None)
+        # the parser itself, not Math-Verify's `parse` (an extractor that keeps whatever part
+        # of the text it can read: `3 \\approx 4` was 3)
+        parsed = latex2sympy(latex, normalization_config=_NORMALIZATION)
     except Exception:
         return None
-    for item in parsed:
-        if not isinstance(item, str):
-            return _clean(item)
-    return None
+    if isinstance(parsed, str | list | dict) or parsed is None:
+        return None
+    return _clean(parsed)
+
+
+def _unevaluated(latex: str) -> Any:
+    """The tree of `latex` as written (`17 \\times 23` stays a product), or None."""
+    try:
+        with sympy.evaluate(False):
+            return to_sympy(latex)
+    except Exception:  # any failure means "cannot read it as written"
+        return None
 
 
 def _clean(expr: Any) -> Any:
@@ -156,6 +233,10 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
     if _undefined(gold) or _undefined(pred):
         return False  # `12:00` is 12/0: no value to be equal to
     gold, pred = _membership(gold), _membership(pred)
+    if isinstance(gold, sympy.Set):
+        gold = _evaluated_set(gold)  # `\\mathbb{R} \\setminus \\{2\\}`: intervals and unions
+    if isinstance(pred, sympy.Set):
+        pred = _evaluated_set(pred)
     # `x < 2` reads as (-oo, 2) only against a set; `a < x < b` always
     against_set = _set_like(gold) or _set_like(pred)
     gold, pred = _as_interval(gold, against_set), _as_interval(pred, against_set)
@@ -166,7 +247,7 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
             return False
         if gold.shape != pred.shape:
             return False
-        return all(equivalent(a, b, conv) for a, b in zip(gold, pred, strict=True))
+        return all(_element_equal(a, b, conv) for a, b in zip(gold, pred, strict=True))
     if isinstance(gold, sympy.FiniteSet) or isinstance(pred, sympy.FiniteSet):
         return _set_equal(gold, pred, conv)
     if isinstance(gold, sympy.Interval) or isinstance(pred, sympy.Interval):
@@ -179,10 +260,10 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
         if not (isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.Tuple)):
             return False
         return len(gold) == len(pred) and all(
-            equivalent(a, b, conv) for a, b in zip(gold, pred, strict=True)
+            _element_equal(a, b, conv) for a, b in zip(gold, pred, strict=True)
         )
     if isinstance(gold, sympy.Set) or isinstance(pred, sympy.Set):
-        return bool(gold == pred)
+        return _sets_equal(gold, pred)
     if isinstance(gold, sympy.Expr) and isinstance(pred, sympy.Expr):
         return expressions_equal(gold, pred, conv)
     return bool(gold == pred)
@@ -191,7 +272,9 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
 def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
     if gold == pred:
         return True
-    if _rounded_decimal(gold, pred, conv) or _rounded_decimal(pred, gold, conv):
+    if _rounded_decimal(gold, pred, conv, _GOLD_DECIMALS) or _rounded_decimal(
+        pred, gold, conv, _PRED_DECIMALS
+    ):
         return True
     if gold.is_Rational and pred.is_Rational:
         return False  # exact, and already unequal
@@ -212,16 +295,22 @@ def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> 
     )
 
 
-def _rounded_decimal(decimal: sympy.Expr, exact: sympy.Expr, conv: Conventions) -> bool:
-    """`decimal` was written as a decimal and is `exact` (not itself one) rounded."""
+def _rounded_decimal(
+    decimal: sympy.Expr, exact: sympy.Expr, conv: Conventions, written: dict[Fraction, Number]
+) -> bool:
+    """`decimal` was written as a decimal (in `written`) and is `exact` (not one) rounded."""
     if not decimal.is_Rational or exact.free_symbols:
         return False
-    number = _DECIMAL_LITERALS.get(Fraction(int(decimal.p), int(decimal.q)))
+    number = written.get(Fraction(int(decimal.p), int(decimal.q)))
     if number is None:
         return False
-    if exact.is_Rational and Fraction(int(exact.p), int(exact.q)) in _DECIMAL_LITERALS:
+    if exact.is_Rational and (
+        Fraction(int(exact.p), int(exact.q)) in _GOLD_DECIMALS
+        or Fraction(int(exact.p), int(exact.q)) in _PRED_DECIMALS
+    ):
         return False  # two written decimals compare exactly
-    return _rounds(exact, number, conv)
+    digits = conv.min_rounded_digits if written is _PRED_DECIMALS else GOLD_ROUNDED_DIGITS
+    return _rounds(exact, number, conv, digits)
 
 
 def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
@@ -255,21 +344,40 @@ def _close(a: Any, b: Any, rel_tol: float) -> bool:
 def _agree_at_random_points(
     gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], conv: Conventions, seed: int = 0
 ) -> bool:
+    """Equal at `_MIN_DEFINED_POINTS` exact random points where both sides are finite.
+
+    A point where either side is undefined or infinite proves nothing and is skipped; running
+    out of tries before enough points were defined means "not equal": an expression that is
+    undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) must never equal everything.
+    """
     rng = random.Random(seed)
-    for _ in range(_RANDOM_POINTS):
-        point = {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
+    defined = 0
+    for _ in range(_MAX_POINT_TRIES):
+        point = _random_point(rng, symbols)
         try:
             a = gold.xreplace(point).evalf(_PRECISION_DIGITS)
             b = pred.xreplace(point).evalf(_PRECISION_DIGITS)
         except (TypeError, ValueError, ZeroDivisionError):
             return False
-        if a.has(sympy.zoo, sympy.nan, sympy.oo) or b.has(sympy.zoo, sympy.nan, sympy.oo):
+        if not (_finite(a) and _finite(b)):
+            if not (a.is_number and b.is_number):
+                return False  # something that is not a number even at a point
             continue
-        if not (a.is_number and b.is_number):
-            return False
         if not _close(a, b, max(conv.rel_tol, 1e-30)):
             return False
-    return True
+        defined += 1
+        if defined >= _MIN_DEFINED_POINTS:
+            return True
+    return False
+
+
+def _random_point(rng: random.Random, symbols: list[Any]) -> dict[Any, Any]:
+    return {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
+
+
+def _finite(value: Any) -> bool:
+    """A number with a finite value (not zoo, nan or an infinity, not a leftover symbol)."""
+    return bool(value.is_number) and not value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
 
 
 def _relational_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
@@ -278,6 +386,12 @@ def _relational_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
         return not isinstance(value, Relational) and equivalent(value, pred, conv)
     if not isinstance(gold, Relational):
         value = _named_value(pred)  # `x = 3` against `3`; not `x + 1 = 3`
+        if isinstance(value, sympy.Eq) and not _free(value.lhs) and not _free(value.rhs):
+            # `\\frac{1}{2} + 3 = \\frac{7}{2}`: its result, if the equation is true (`4 = 3`
+            # is not)
+            if not equivalent(value.lhs, value.rhs, conv):
+                return False
+            value = value.rhs
         return not isinstance(value, Relational) and equivalent(gold, value, conv)
     if isinstance(gold, sympy.Eq) and isinstance(pred, sympy.Eq):
         if equivalent(gold.lhs, pred.lhs, conv) and equivalent(gold.rhs, pred.rhs, conv):
@@ -431,19 +545,24 @@ def _proportional(a: sympy.Expr, b: sympy.Expr, conv: Conventions, positive: boo
     symbols = sorted((a.free_symbols | b.free_symbols), key=str)
     rng = random.Random(2)
     ratios = []
-    for _ in range(_RANDOM_POINTS):
-        point = {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
+    for _ in range(_MAX_POINT_TRIES):
+        point = _random_point(rng, symbols)
         try:
+            numerator = a.xreplace(point).evalf(_PRECISION_DIGITS)
             denominator = b.xreplace(point).evalf(_PRECISION_DIGITS)
-            if denominator == 0:
-                continue
+            if not (_finite(numerator) and _finite(denominator)) or denominator == 0:
+                continue  # undefined here: proves nothing
             ratio = (a.xreplace(point) / b.xreplace(point)).evalf(_PRECISION_DIGITS)
         except (TypeError, ValueError, ZeroDivisionError):
             return False
-        if not ratio.is_number or ratio.has(sympy.zoo, sympy.nan) or ratio == 0:
+        if not _finite(ratio) or ratio == 0:
             return False
         ratios.append(ratio)
-    if len(ratios) < 2 or not all(_close(r, ratios[0], 1e-30) for r in ratios[1:]):
+        if len(ratios) >= _MIN_DEFINED_POINTS:
+            break
+    if len(ratios) < _MIN_DEFINED_POINTS or not all(
+        _close(r, ratios[0], 1e-30) for r in ratios[1:]
+    ):
         return False
     return bool(ratios[0].is_positive) if positive else True
 
@@ -452,13 +571,47 @@ def _set_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
     if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
         # an ordered answer is matched by a listing only in that order (`1, 3` for `(1, 3)`)
         return len(gold) == len(pred) and all(
-            equivalent(a, b, conv) for a, b in zip(gold, pred.args, strict=True)
+            _element_equal(a, b, conv) for a, b in zip(gold, pred.args, strict=True)
         )
     gold_items = _as_items(gold)
     pred_items = _as_items(pred)
     if gold_items is None or pred_items is None:
         return False
     return _unordered_equal(gold_items, pred_items, conv)
+
+
+def _element_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+    """Two elements of a set, tuple or matrix: `{5}` answers `5` only at the top level, so a
+    set inside a structure equals only a set (`\\{1, \\{2\\}\\}` is not `\\{1, 2\\}`)."""
+    kinds = {_element_kind(gold), _element_kind(pred)}
+    if len(kinds) > 1 and kinds != {"interval", "tuple"}:
+        return False  # an open pair `(a, b)` may be either; nothing else changes kind
+    return equivalent(gold, pred, conv)
+
+
+def _element_kind(value: Any) -> str:
+    """`interval` (also an open pair), `set`, `tuple` or `scalar`."""
+    if isinstance(value, sympy.Interval):
+        return "interval"
+    if isinstance(value, sympy.Set):
+        return "set"
+    if isinstance(value, sympy.Tuple):
+        return "tuple"
+    return "scalar"
+
+
+def _sets_equal(gold: Any, pred: Any) -> bool:
+    """Other sets (`\\mathbb{R} \\setminus \\{2\\}`, intersections): compared once SymPy has
+    evaluated them to intervals and unions, exactly."""
+    if not (isinstance(gold, sympy.Set) and isinstance(pred, sympy.Set)):
+        return False
+    return bool(_evaluated_set(gold) == _evaluated_set(pred))
+
+
+def _evaluated_set(value: sympy.Set) -> Any:
+    if isinstance(value, sympy.Complement | sympy.Intersection | sympy.Union):
+        return value.func(*(_evaluated_set(arg) for arg in value.args))
+    return value
 
 
 def _as_items(value: Any) -> list[Any] | None:
@@ -480,7 +633,7 @@ def _unordered_equal(gold: list[Any], pred: list[Any], conv: Conventions) -> boo
     unused = list(pred)
     for item in gold:
         for index, other in enumerate(unused):
-            if equivalent(item, other, conv):
+            if _element_equal(item, other, conv):
                 del unused[index]
                 break
         else:
@@ -550,8 +703,9 @@ def _interval_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
     return False
 
 
-def _rounds(exact: Any, decimal: Number, conv: Conventions) -> bool:
-    """A decimal answer written to d places that is `exact` rounded (the documented rule)."""
+def _rounds(exact: Any, decimal: Number, conv: Conventions, digits: int | None = None) -> bool:
+    """A decimal written to d places that is `exact` rounded (the documented rule), with at
+    least `digits` significant digits (the response's setting unless given)."""
     if not isinstance(exact, sympy.Expr) or exact.free_symbols or not exact.is_real:
         return False
     try:
@@ -559,7 +713,8 @@ def _rounds(exact: Any, decimal: Number, conv: Conventions) -> bool:
         fraction = Fraction(str(sympy.Rational(str(value))))
     except (TypeError, ValueError):
         return False
-    return rounds_to(fraction, decimal, conv.min_rounded_digits)
+    needed = conv.min_rounded_digits if digits is None else min(digits, conv.min_rounded_digits)
+    return rounds_to(fraction, decimal, needed)
 
 
 def _scale(value: Any, factor: sympy.Rational) -> Any:
