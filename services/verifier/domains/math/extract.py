@@ -326,8 +326,17 @@ def _answer_after(response: str, start: int) -> str | None:
             if close > len(left) and left in ("$", "\\(") and "\n" in rest[:close]:
                 return None  # inline math does not span lines
             if close > len(left):
-                if _offers_another(rest[close + len(_CLOSERS[left]) :]):
+                tail = rest[close + len(_CLOSERS[left]) :]
+                if _offers_another(tail):
                     return None  # `$3$ or $4$`: hedging between values
+                end = _SENTENCE_END_RE.search(tail)
+                listed = _listed_spans(
+                    rest[
+                        : close + len(_CLOSERS[left]) + (end.start() if end else len(tail))
+                    ].rstrip(" .")
+                )
+                if listed:
+                    return listed  # `$3$, $4$`: the answer lists both
                 return rest[len(left) : close].strip()
     boxed = boxed_contents(rest)
     if boxed:

@@ -118,6 +118,14 @@ def _compare(
 ) -> Verdict:
     shown_gold = _show(gold, gold_latex)
     shown_pred = _show(pred, pred_latex)
+    if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
+        # an ordered answer: a listing `1, 3` answers `(1, 3)` in the order written (the parsed
+        # set has lost it); a set `\\{3, 1\\}` does not answer an ordered pair
+        pred = _ordered_listing(pred_latex)
+        if pred is None:
+            return Verdict(
+                False, f"a set or listing for the ordered {shown_gold}", shown_gold, shown_pred
+            )
     candidates = [(gold, pred)]
     hundredth = sympy.Rational(1, 100)
     if gold_pct and not pred_pct:
@@ -173,7 +181,7 @@ def to_sympy(latex: str) -> Any:
         return None
     try:
         return _clean(parse_answer(latex))
-    except Unsupported:
+    except (Unsupported, AttributeError, IndexError, KeyError):
         pass  # sets, intervals, relations, matrices, text: the full parser below
     except (ArithmeticError, TypeError, ValueError, RecursionError):
         pass
@@ -189,7 +197,10 @@ def to_sympy(latex: str) -> Any:
         return None
     if isinstance(parsed, str | list | dict) or parsed is None:
         return None
-    return _clean(parsed)
+    try:
+        return _clean(parsed)
+    except Exception:  # rebuilding `x > nan` raises: not a value we can grade
+        return None
 
 
 def _unevaluated(latex: str) -> Any:
@@ -627,9 +638,10 @@ def _as_items(value: Any) -> list[Any] | None:
 def _unordered_equal(gold: list[Any], pred: list[Any], conv: Conventions) -> bool:
     if len(gold) != len(pred):
         return False
-    names = {g.lhs for g in gold if isinstance(g, sympy.Eq) and _is_name(g.lhs)}
-    if len(names) > 1 and not all(isinstance(p, sympy.Eq) for p in pred):
-        return False  # `x = 3, y = 2` against bare values: which value is which is unknown
+    for named, other in ((gold, pred), (pred, gold)):
+        names = {g.lhs for g in named if isinstance(g, sympy.Eq) and _is_name(g.lhs)}
+        if len(names) > 1 and not all(isinstance(p, sympy.Eq) for p in other):
+            return False  # `x = 3, y = 2` against bare values: which value is which is unknown
     unused = list(pred)
     for item in gold:
         for index, other in enumerate(unused):
@@ -667,6 +679,18 @@ def _named_listing_equal(
         if isinstance(value, Relational) or not equivalent(equation.rhs, value, conv):
             return False
     return True
+
+
+def _ordered_listing(latex: str) -> Any:
+    """`1, 3` -> the tuple (1, 3) in the written order; None for a set `\\{...\\}` or a part
+    that does not parse."""
+    text = latex.strip()
+    if text.startswith("\\{") or text.startswith("\\left\\{"):
+        return None
+    values = [to_sympy(part) for part in top_level_parts(text)]
+    if len(values) < 2 or any(value is None for value in values):
+        return None
+    return sympy.Tuple(*values)
 
 
 def _unwrapped(latex: str) -> str:

@@ -95,7 +95,7 @@ def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judge
 def normalized_gold(answer: str) -> Normalized:
     gold = normalize(extract_gold(answer)[:MAX_NORMALIZE_CHARS])
     top = re.sub(r"\{[^{}]*\}", "", gold.latex)
-    if top.count("=") > 1 and "," not in top and "\\" not in top and "<" not in top:
+    if top.count("=") > 1 and "," not in top and "\\\\" not in top and "<" not in top:
         # a ground truth written as a chain (`z = 1 + 1 = 2`) is trusted: its last part is the
         # value (a response's chain must be true, and SymPy checks it)
         return normalize(gold.latex.rsplit("=", 1)[1])

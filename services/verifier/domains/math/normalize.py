@@ -102,10 +102,12 @@ def normalize(answer: str) -> Normalized:
     text = _BINOM_RE.sub(r"\\binom", text)
     text = _DEGREE_RE.sub("", text)
     text = _THOUSANDS_BRACE_RE.sub(",", text)
-    text = _SEMICOLON_RE.sub(",", text)  # `(0;-2;6)`, `-12;-11`: a separator, as a comma
+    text = _semicolons(text)
     text = _DIGIT_SPACE_RE.sub("", text)
     text = text.replace("\\$", "$") if text.count("\\$") == 1 else text
     text = _CURRENCY_RE.sub("", text)
+    if text.endswith("$") and text.count("$") == 1 and text[:-1].rstrip()[-1:].isdigit():
+        text = text[:-1]  # `1,000.99$`: a price
     for _ in range(3):  # \text{\textbf{x}}: peel a few levels
         text = _WRAPPERS_RE.sub(r"\1", text)
     text = text.rstrip(_TRAILING).strip()
@@ -121,6 +123,17 @@ def normalize(answer: str) -> Normalized:
     text = text.rstrip(_TRAILING).strip()
     key = text.replace(" ", "")
     return Normalized(latex=text, key=key, is_percent=is_percent, had_equation=had_equation)
+
+
+def _semicolons(text: str) -> str:
+    """`(0;-2;6)`, `-12;-11`: a semicolon separates like a comma; `p=5,q=2;p=7,q=2` (commas
+    inside the parts) separates solutions, each a group."""
+    if ";" not in text.replace("\\;", ""):
+        return text
+    parts = _SEMICOLON_RE.split(text)
+    if len(parts) > 1 and all("," in part and "(" not in part for part in parts):
+        return ",".join(f"({part.strip()})" for part in parts)
+    return _SEMICOLON_RE.sub(",", text)
 
 
 def peel_braces(text: str) -> str:

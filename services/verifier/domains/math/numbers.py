@@ -7,6 +7,7 @@ d places it is (at least `min_rounded_digits` significant digits).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,6 +40,7 @@ class Number:
     value: Fraction
     decimals: int | None  # places written after the point, when written as a decimal
     significant: int  # significant digits as written (for the rounding rule)
+    reduced: bool = True  # False for a fraction written unreduced (`\\frac{10}{2}`, `6/8`)
 
 
 def parse_number(key: str) -> Number | None:
@@ -150,7 +152,8 @@ def _fraction(sign: str, num: str, den: str) -> Number | None:
     denominator = int(den)
     if denominator == 0 or len(num) + len(den) > MAX_DIGITS:
         return None
-    return Number(_signed(sign, Fraction(int(num), denominator)), None, 0)
+    reduced = math.gcd(int(num), denominator) == 1 and abs(denominator) != 1
+    return Number(_signed(sign, Fraction(int(num), denominator)), None, 0, reduced)
 
 
 def _signed(sign: str, value: Fraction) -> Fraction:

@@ -37,6 +37,7 @@ _RELATION_RE = re.compile(
     r"\\(?:leqslant|geqslant|leq|geq|neq|le|ge|lt|gt|ne|in)(?![A-Za-z])|<=|>=|!=|[=<>]"
 )
 _BAR_RE = re.compile(r"\|")
+_NUMBER_SCRIPT_RE = re.compile(r"[\d.)]\s*_")  # `3_{4}`: the parser dropped the subscript
 _SCRIPT_RE = re.compile(r"[_^]\s*\{[^{}]*\}")  # `\sum_{k=0}`: a relation inside a bound
 
 
@@ -54,6 +55,8 @@ def unreadable(latex: str) -> str | None:
     for char in stripped:
         if char not in _ALLOWED_CHARS and not char.isspace():
             return f"unknown symbol {char!r}"
+    if _NUMBER_SCRIPT_RE.search(stripped):
+        return "a subscript on a number"
     bars = len(_BAR_RE.findall(stripped)) + len(re.findall(r"\\[lr]?vert(?![A-Za-z])", text))
     if bars % 2:
         return "an unmatched |"

@@ -95,7 +95,11 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
     if node in _CONSTANTS:
         found.add(_CONSTANTS[node])
         return
-    if node.is_Atom or _is_plain(node):
+    if node.is_Atom:
+        return
+    if _is_plain(node):
+        if _unreduced(node):
+            found.add("unreduced fraction")
         return
     if isinstance(node, sympy.Mul) and len(node.args) == 2 and node.args[0] == -1:
         _walk(node.args[1], found, depth + 1)  # a sign
@@ -137,6 +141,21 @@ def _is_plain(node: Any) -> bool:
                 return base != 0  # p/q
             return bool(base == 10 and isinstance(exponent, sympy.Integer))  # a x 10^k
     return False
+
+
+def _unreduced(node: Any) -> bool:
+    """`\\frac{10}{2}`, `\\frac{6}{8}`, `\\frac{5}{1}`: not in lowest terms."""
+    if isinstance(node, sympy.Mul) and len(node.args) == 2 and node.args[0] == -1:
+        return _unreduced(node.args[1])
+    if not (isinstance(node, sympy.Mul) and len(node.args) == 2):
+        return False
+    numerator, reciprocal = node.args
+    if not (isinstance(reciprocal, sympy.Pow) and reciprocal.args[1] == -1):
+        return False
+    denominator = reciprocal.args[0]
+    if not (isinstance(numerator, sympy.Integer) and isinstance(denominator, sympy.Integer)):
+        return False
+    return abs(int(denominator)) == 1 or sympy.gcd(numerator, denominator) != 1
 
 
 def _value_parts(tree: Any) -> list[Any]:

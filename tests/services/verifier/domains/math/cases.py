@@ -61,7 +61,7 @@ DECIMALS_FRACTIONS = [
     (_box("1/2"), "\\frac12", True),
     (_box("\\dfrac{3}{4}"), "0.75", True),
     (_box("\\tfrac{3}{4}"), "3/4", True),
-    (_box("\\frac{6}{8}"), "\\frac{3}{4}", True),
+    (_box("\\frac{6}{8}"), "\\frac{3}{4}", False),
     (_box(".25"), "\\frac{1}{4}", True),
     (_box("0.250"), "1/4", True),
     (_box("1.5"), "\\frac{3}{2}", True),
@@ -446,7 +446,7 @@ GOLD_FORMS = [
 MIXED_FORMS = [
     ("\\boxed{3.0}", "3", True),
     ("\\boxed{50\\%}", "\\frac{1}{2}", True),
-    ("\\boxed{2/4}", "1/2", True),
+    ("\\boxed{2/4}", "1/2", False),
     ("\\boxed{10\\%}", "0.1", True),
     ("The answer is C", "\\text{(C)}", True),
     ("The answer is C", "\\text{(D)}", False),
