@@ -197,19 +197,75 @@ def to_sympy(latex: str) -> Any:
         return None
     if isinstance(parsed, str | list | dict) or parsed is None:
         return None
+    if "\\{" in latex and not _has_set(parsed):
+        return None  # `(\\{1\\}, 2)` read as the interval (1, 2): the set braces vanished
     try:
         return _clean(parsed)
     except Exception:  # rebuilding `x > nan` raises: not a value we can grade
         return None
 
 
+def _has_set(tree: Any) -> bool:
+    """Whether a listed set `\\{...\\}` survived the parse."""
+    if not isinstance(tree, sympy.Basic):
+        return False
+    kinds = (sympy.FiniteSet, type(sympy.S.EmptySet))
+    return any(isinstance(node, kinds) for node in sympy.preorder_traversal(tree))
+
+
 def _unevaluated(latex: str) -> Any:
-    """The tree of `latex` as written (`17 \\times 23` stays a product), or None."""
+    """The tree of `latex` as written (`17 \\times 23` stays a product), or None.
+
+    SymPy cannot build some sets unevaluated (a union of intervals with infinite ends raises):
+    then the pieces between the set syntax are parsed one by one, as a tuple of their trees,
+    which is what the form check needs.
+    """
+    whole = _parse_unevaluated(latex)
+    if whole is not None:
+        return whole
+    pieces = [p for p in _structure_pieces(latex) if p.strip()]
+    if not pieces or len(pieces) > 200:
+        return None
+    trees = [_parse_unevaluated(piece) for piece in pieces]
+    if any(tree is None for tree in trees):
+        return None
+    return sympy.Tuple(*trees)
+
+
+def _parse_unevaluated(latex: str) -> Any:
     try:
         with sympy.evaluate(False):
-            return to_sympy(latex)
+            tree = to_sympy(latex)
     except Exception:  # any failure means "cannot read it as written"
         return None
+    return tree
+
+
+_STRUCTURE_SPLIT_RE = re.compile(
+    r"\\cup|\\cap|\\setminus|\\in(?![A-Za-z])|\\mathbb\{[A-Z]\}|\\emptyset|\\[{}]|[()\[\],]"
+)
+
+
+def _structure_pieces(latex: str) -> list[str]:
+    """The scalar pieces of a set/interval/tuple answer: the text between its set syntax
+    (brackets, `\\cup`, commas) at brace depth 0."""
+    pieces, start, depth, index = [], 0, 0, 0
+    while index < len(latex):
+        char = latex[index]
+        if char == "{" and (index == 0 or latex[index - 1] != "\\"):
+            depth += 1
+        elif char == "}" and (index == 0 or latex[index - 1] != "\\"):
+            depth -= 1
+        elif depth == 0:
+            match = _STRUCTURE_SPLIT_RE.match(latex, index)
+            if match:
+                if not match.group().startswith("\\in"):
+                    pieces.append(latex[start:index])  # `x \\in`: the name is no piece
+                start = index = match.end()
+                continue
+        index += 1
+    pieces.append(latex[start:])
+    return [piece.strip() for piece in pieces if piece.strip() not in ("", "-")]
 
 
 def _clean(expr: Any) -> Any:
