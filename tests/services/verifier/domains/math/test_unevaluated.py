@@ -50,6 +50,11 @@ from tests.services.verifier.domains.math.test_cases import judge_in_process
         ("\\boxed{\\frac{1}{2}+\\frac{1}{2}}", "1"),
         ("Final Answer: 0.5 + 0.25", "0.75"),
         ("\\boxed{e^{i\\pi}}", "-1"),
+        ("\\boxed{\\frac{8}{2}}", "4"),  # a quotient left to do
+        (
+            "\\boxed{\\frac{6}{8}}",
+            "\\frac{3}{4}",
+        ),
         ("\\boxed{4\\arctan 1}", "\\pi"),
     ],
 )
@@ -62,7 +67,6 @@ def test_restated_computation_fails(response: str, answer: str) -> None:
     ("response", "answer"),
     [
         ("\\boxed{1.5 \\times 10^{3}}", "1500"),
-        ("\\boxed{\\frac{8}{2}}", "4"),
         ("\\boxed{-\\frac{3}{4}}", "-0.75"),
         ("\\boxed{\\frac{3}{-2}}", "-1.5"),
         ("\\boxed{-5}", "-5"),
