@@ -9,6 +9,7 @@ Sets, tuples, intervals, matrices, equations and inequalities compare element by
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import time
@@ -33,7 +34,7 @@ from services.verifier.domains.math.numbers import (
     rounds_to,
 )
 from services.verifier.domains.math.readable import unreadable
-from services.verifier.domains.math.unevaluated import unevaluated_reason
+from services.verifier.domains.math.unevaluated import is_value, unevaluated_reason
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
 _LATEX_CONFIGS = [LatexExtractionConfig(), ExprExtractionConfig()]
@@ -50,7 +51,11 @@ _PRED_DECIMALS: dict[Fraction, Number] = {}
 # an identity test needs this many points where both sides have a finite value; an expression
 # undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) equals nothing
 _MIN_DEFINED_POINTS = 4
-_MAX_POINT_TRIES = 24
+_MAX_POINT_TRIES = 12
+# an unevaluated integral, sum, product, limit or derivative can only come from these spellings
+_CALCULUS_RE = re.compile(
+    r"\\(?:i*int|oint|sum|prod|lim|partial)(?![A-Za-z])|\\frac\s*\{\s*(?:\\mathrm\{)?d\b"
+)
 # SymPy raising on the answer's own content (a divergent sum, a singular matrix's inverse, a
 # matrix plus a number): the answer is wrong, not the verifier
 _ANSWER_FAULTS = (
@@ -92,9 +97,12 @@ def grade(
         which = "answer" if gold is None else "response"
         return Verdict(False, f"could not parse the {which} as math", shown_gold, shown_pred)
     try:
-        refusal = unevaluated_reason(
-            _unevaluated(gold_latex), _unevaluated(pred_latex), _gold_value(_membership(gold))
-        )
+        value = is_value(_gold_value(_membership(gold)))
+        refusal = None
+        if value or _CALCULUS_RE.search(pred_latex):
+            refusal = unevaluated_reason(
+                _unevaluated_gold(gold_latex), _unevaluated(pred_latex), value
+            )
         if refusal is not None:
             return Verdict(False, refusal, shown_gold, shown_pred)
         return _compare(
@@ -203,6 +211,12 @@ def to_sympy(latex: str) -> Any:
         return _clean(parsed)
     except Exception:  # rebuilding `x > nan` raises: not a value we can grade
         return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _unevaluated_gold(latex: str) -> Any:
+    """A ground truth comes back for every sample of its prompt: parse it as written once."""
+    return _unevaluated(latex)
 
 
 def _has_set(tree: Any) -> bool:

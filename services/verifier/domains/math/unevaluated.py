@@ -38,15 +38,20 @@ _INEQUALITIES = (
 )
 
 
-def unevaluated_reason(gold_tree: Any, pred_tree: Any, gold_value: Any) -> str | None:
+def is_value(gold_value: Any) -> bool:
+    """Whether an (evaluated) ground truth is a value: no unknowns once names are set aside."""
+    if isinstance(gold_value, Relational | sympy.And):
+        return False
+    return not _free_symbols(_value_parts(gold_value))
+
+
+def unevaluated_reason(gold_tree: Any, pred_tree: Any, value: bool) -> str | None:
     """Why the answer (`pred_tree`, unevaluated) is not an evaluated answer, or None.
 
-    `gold_tree` is the ground truth unevaluated, `gold_value` evaluated (its unknowns decide
-    whether it is a value). `pred_tree` None means it could not be read unevaluated.
+    `gold_tree` is the ground truth unevaluated; `value` says whether it is a value (see
+    `is_value`). `pred_tree` None means the answer could not be read as written.
     """
-    is_value = not isinstance(gold_value, Relational | sympy.And) and not _free_symbols(
-        _value_parts(gold_value)
-    )
+    is_value = value
     if pred_tree is None:
         return "the response could not be read as written" if is_value else None
     gold_forms = forms(gold_tree) if gold_tree is not None else set()
