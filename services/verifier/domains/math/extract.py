@@ -49,6 +49,12 @@ _HEDGE_RE = re.compile(
 )
 _STATEMENT_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
 _SIDE_BY_SIDE_WORDS = 6
+# a response that stops on a joining word or an operator was cut off mid-sentence
+_CUT_OFF_RE = re.compile(
+    r"(?:\b(?:and|or|then|so|but|since|because|which|where|we|the|to|is|of|if|with|by|"
+    r"thus|hence|therefore)|[=+\-*/,(\\^_{])\s*$",
+    re.IGNORECASE,
+)
 _MAX_SIDE_BY_SIDE = 20  # more boxes side by side than this are hedging whatever they hold
 _CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)", "$": "$"}
 
@@ -385,6 +391,8 @@ def _whole_response_answer(response: str) -> str | None:
     text = response.strip()
     if not text or len(text) > 200 or "\n" in text or ": " in text:
         return None
+    if _CUT_OFF_RE.search(text):
+        return None  # `3 \\cdot 4 = 12 and`: a sentence cut off, not an answer
     inner = strip_math_delimiters(text).rstrip(".").strip()
     if inner != text.rstrip(".").strip():
         return inner or None

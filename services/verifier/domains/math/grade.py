@@ -20,7 +20,6 @@ from typing import Any
 import sympy
 from latex2sympy2_extended import latex2sympy
 from latex2sympy2_extended.math_normalization import NormalizationConfig
-from math_verify import ExprExtractionConfig, LatexExtractionConfig
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 from sympy.matrices.expressions import MatrixExpr
@@ -37,7 +36,6 @@ from services.verifier.domains.math.readable import unreadable
 from services.verifier.domains.math.unevaluated import is_value, unevaluated_reason
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
-_LATEX_CONFIGS = [LatexExtractionConfig(), ExprExtractionConfig()]
 _NORMALIZATION = NormalizationConfig(basic_latex=True, units=False, nits=False, boxed="none")
 _PRECISION_DIGITS = 80
 _MAX_FULL_PARSE_CHARS = 400
@@ -90,7 +88,12 @@ def grade(
     _GOLD_DECIMALS = decimal_literals(gold_latex)
     _PRED_DECIMALS = decimal_literals(pred_latex)
     gold = to_sympy(gold_latex)
-    pred = to_sympy(pred_latex)
+    pred_tree = _parse_unevaluated(pred_latex)
+    if pred_tree is not None:
+        pred = _reevaluated(pred_tree)
+    else:
+        pred = to_sympy(pred_latex)
+        pred_tree = _unevaluated(pred_latex) if pred is not None else None
     shown_gold = _show(gold, gold_latex)
     shown_pred = _show(pred, pred_latex)
     if gold is None or pred is None:
@@ -100,9 +103,7 @@ def grade(
         value = is_value(_gold_value(_membership(gold)))
         refusal = None
         if value or _CALCULUS_RE.search(pred_latex):
-            refusal = unevaluated_reason(
-                _unevaluated_gold(gold_latex), _unevaluated(pred_latex), value
-            )
+            refusal = unevaluated_reason(_unevaluated_gold(gold_latex), pred_tree, value)
         if refusal is not None:
             return Verdict(False, refusal, shown_gold, shown_pred)
         return _compare(
@@ -211,6 +212,30 @@ def to_sympy(latex: str) -> Any:
         return _clean(parsed)
     except Exception:  # rebuilding `x > nan` raises: not a value we can grade
         return None
+
+
+def _reevaluated(tree: Any) -> Any:
+    """The value of a tree parsed as written (rebuilt bottom-up with evaluation on), so an
+    answer the full parser reads is parsed once, not twice; falls back to a fresh parse."""
+    try:
+        return _rebuild(tree)
+    except Exception:
+        return None
+
+
+def _rebuild(node: Any) -> Any:
+    if isinstance(node, sympy.MatrixBase):
+        return node.applyfunc(_rebuild)
+    if not isinstance(node, sympy.Basic) or node.is_Atom or not node.args:
+        return node
+    args = [_rebuild(arg) for arg in node.args]
+    if isinstance(node, Relational):
+        return node.func(*args, evaluate=False)
+    if isinstance(node, sympy.Tuple):
+        return sympy.Tuple(*args)
+    if isinstance(node, MatrixExpr):
+        return node.func(*args).doit()
+    return node.func(*args)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -725,6 +725,9 @@ TRUNCATED = [
     ("Let me compute $a = 12$, then", "12", False),
     ("The first part gives $\\frac{1}{2}$ and we still need the", "\\frac{1}{2}", False),
     ("<think>ok</think>", "12", False),
+    ("3 \\cdot 4 = 12 and", "12", False),
+    ("12 +", "12", False),
+    ("$3 \\cdot 4 = 12$, so", "12", False),
     # marked answers, and a response that is nothing but an answer
     ("The answer is 12.", "12", True),
     ("**Final Answer**\n\\boxed{12}", "12", True),
