@@ -88,30 +88,38 @@ def grade(
     _GOLD_DECIMALS = decimal_literals(gold_latex)
     _PRED_DECIMALS = decimal_literals(pred_latex)
     gold = to_sympy(gold_latex)
-    pred_tree = _parse_unevaluated(pred_latex)
-    if pred_tree is not None:
-        pred = _reevaluated(pred_tree)
-    else:
-        pred = to_sympy(pred_latex)
-        pred_tree = _unevaluated(pred_latex) if pred is not None else None
     shown_gold = _show(gold, gold_latex)
-    shown_pred = _show(pred, pred_latex)
-    if gold is None or pred is None:
-        which = "answer" if gold is None else "response"
-        return Verdict(False, f"could not parse the {which} as math", shown_gold, shown_pred)
+    if gold is None:
+        return Verdict(False, "could not parse the answer as math", shown_gold, pred_latex[:200])
     try:
         value = is_value(_gold_value(_membership(gold)))
-        refusal = None
-        if value or _CALCULUS_RE.search(pred_latex):
+        check_form = value or bool(_CALCULUS_RE.search(pred_latex))
+        # the answer as written first: a refused form (`9^{9^{9^{9}}}` for 3) is never evaluated
+        pred_tree = _parse_unevaluated(pred_latex)
+        if pred_tree is not None and check_form:
             refusal = unevaluated_reason(_unevaluated_gold(gold_latex), pred_tree, value)
-        if refusal is not None:
-            return Verdict(False, refusal, shown_gold, shown_pred)
+            if refusal is not None:
+                return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
+        if pred_tree is not None:
+            pred = _reevaluated(pred_tree)
+        else:
+            pred = to_sympy(pred_latex)
+            if pred is not None and check_form:
+                refusal = unevaluated_reason(
+                    _unevaluated_gold(gold_latex), _unevaluated(pred_latex), value
+                )
+                if refusal is not None:
+                    return Verdict(False, refusal, shown_gold, _show(pred, pred_latex))
+        if pred is None:
+            return Verdict(
+                False, "could not parse the response as math", shown_gold, pred_latex[:200]
+            )
         return _compare(
             gold, pred, gold_latex, pred_latex, gold_pct, pred_pct, gold_decimal, pred_decimal, conv
         )
     except _ANSWER_FAULTS as exc:
         detail = f"the response's value cannot be compared: {type(exc).__name__}: {exc}"[:300]
-        return Verdict(False, detail, shown_gold, shown_pred)
+        return Verdict(False, detail, shown_gold, pred_latex[:200])
 
 
 def _compare(
