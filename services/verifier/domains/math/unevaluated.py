@@ -115,6 +115,8 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
             found.add("arithmetic")
     elif isinstance(node, sympy.Pow):
         exponent = node.args[1]
+        if _is_plain(exponent):
+            exponent = exponent.doit()  # `2^{1/2}`: the exponent written as a fraction
         if exponent.is_Rational and not exponent.is_Integer:
             found.add("root")
         elif exponent != -1:
@@ -130,7 +132,7 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
 def _is_plain(node: Any) -> bool:
     """A number as one writes a value: integer, decimal, `p/q`, `a \\times 10^k`, with a sign."""
     if isinstance(node, sympy.Number):
-        return node.is_finite is not False
+        return True  # integers, decimals, and the infinities (`\\infty - 1` is arithmetic)
     if isinstance(node, sympy.Pow):
         base, exponent = node.args
         if isinstance(base, sympy.Number) and exponent == -1:

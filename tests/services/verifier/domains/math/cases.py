@@ -637,7 +637,15 @@ RESTATED = [
     (_box("\\begin{pmatrix}1+1 & 0\\end{pmatrix}"), "\\begin{pmatrix}2 & 0\\end{pmatrix}", False),
     (_box("4\\arctan 1"), "\\pi", False),
     (_box("\\frac{5}{1}"), "5", False),
+    (_box("9^{9^{9^{9}}}"), "3", False),  # refused as written, never evaluated
+    (_box("\\sin\\frac{\\pi}{3}"), "\\frac{\\sqrt{3}}{2}", False),
+    (_box("\\sqrt{-4} + 1"), "1 + 2i", False),
+    (_box("\\pi"), "3.14", False),
+    (_box("\\frac{1}{0}"), "\\infty", False),
+    (_box("\\infty - 1"), "\\infty", False),
     # canonical forms are values
+    (_box("2^{1/2}"), "\\sqrt{2}", True),
+    (_box("0.\\overline{9}"), "1", True),
     (_box("391"), "391", True),
     (_box("(17)(23) = 391"), "391", True),  # a true equation ending in the value
     (_box("x = 391"), "391", True),
