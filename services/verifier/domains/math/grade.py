@@ -1,9 +1,13 @@
 """SymPy equivalence of two normalised answers; runs inside a killable worker process.
 
-Parsing uses math-verify's LaTeX front end (latex2sympy2-extended). The comparison is our own and
+Parsing: our fast parser (`latex_fast.py`), else latex2sympy2-extended itself behind a whitelist
+of what it reads faithfully (`readable.py`: an unknown token fails the parse, never vanishes).
+The answer is parsed as written (evaluation off) and must be an evaluated value when the ground
+truth is one (`unevaluated.py`); only then is it evaluated. The comparison is our own and
 strict: rationals compare exactly, floats are turned into the exact decimals they were written
 as, constant expressions compare at 80 significant digits with a tiny relative tolerance, and
-expressions with variables must simplify to the same thing (or agree at random exact points).
+expressions with variables must simplify to the same thing or agree at enough exact random
+points where both sides are finite (an expression undefined everywhere equals nothing).
 Sets, tuples, intervals, matrices, equations and inequalities compare element by element.
 """
 
