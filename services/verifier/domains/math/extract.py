@@ -389,6 +389,8 @@ def _last_math_or_number(text: str) -> str | None:
 
 def _whole_response_answer(response: str) -> str | None:
     text = response.strip()
+    if text.startswith("**") and text.endswith("**"):
+        text = text.strip("*").strip()  # `**5**`: the answer in bold
     if not text or len(text) > 200 or "\n" in text or ": " in text:
         return None
     if _CUT_OFF_RE.search(text):

@@ -208,6 +208,10 @@ def to_sympy(latex: str) -> Any:
         pass
     if len(latex) > _MAX_FULL_PARSE_CHARS or _PROSE_RE.search(_COMMANDS_RE.sub(" ", latex)):
         return None  # prose or a huge blob: the ANTLR parser would only spend the deadline
+    if latex.count("\\pm") == 1 and not re.search(r"[,=<>]|\\[lg]e", latex):
+        # `\\frac{-1 \\pm \\sqrt{5}}{2}`: the two values, each parsed on its own
+        plus, minus = to_sympy(latex.replace("\\pm", "+")), to_sympy(latex.replace("\\pm", "-"))
+        return None if plus is None or minus is None else sympy.FiniteSet(plus, minus)
     if unreadable(latex) is not None:
         return None  # a token the parser would drop: not an answer we can read
     try:
@@ -357,6 +361,8 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
         pred = _evaluated_set(pred)
     # `x < 2` reads as (-oo, 2) only against a set; `a < x < b` always
     against_set = _set_like(gold) or _set_like(pred)
+    if against_set:
+        gold, pred = _inequalities_as_union(gold), _inequalities_as_union(pred)
     gold, pred = _as_interval(gold, against_set), _as_interval(pred, against_set)
     if isinstance(gold, Relational) or isinstance(pred, Relational):
         return _relational_equal(gold, pred, conv)
@@ -591,6 +597,19 @@ def _set_like(value: Any) -> bool:
         and len(value) == 2
         and any(end in (sympy.oo, -sympy.oo) for end in value)
     )
+
+
+def _inequalities_as_union(value: Any) -> Any:
+    """`x \\le -2 \\text{ or } x \\ge 2` (a listing of one-variable inequalities) against a set:
+    the union of their intervals."""
+    if not (isinstance(value, sympy.FiniteSet) and len(value) > 1):
+        return value
+    if len(set().union(*(getattr(item, "free_symbols", set()) for item in value.args))) != 1:
+        return value  # `x \\le -2` or `y \\ge 2`: two unknowns, not one set
+    intervals = [_as_interval(item, True) for item in value.args]
+    if all(isinstance(item, sympy.Interval) for item in intervals):
+        return sympy.Union(*intervals)
+    return value
 
 
 def _as_interval(value: Any, single: bool) -> Any:

@@ -817,6 +817,12 @@ NOTATIONS = [
     (_box("\\mathbb{R} \\setminus \\{3\\}"), "(-\\infty, 2) \\cup (2, \\infty)", False),
     (_box("(-\\infty, 2) \\cup (2, \\infty)"), "\\mathbb{R} \\setminus \\{2\\}", True),
     (_box("\\mathbb{R}"), "(-\\infty, \\infty)", True),
+    (_box("x \\le -2 \\text{ or } x \\ge 2"), "(-\\infty,-2]\\cup[2,\\infty)", True),
+    (_box("x \\le -2 \\text{ or } y \\ge 2"), "(-\\infty,-2]\\cup[2,\\infty)", False),
+    (_box("x < -2 \\text{ or } x \\ge 2"), "(-\\infty,-2]\\cup[2,\\infty)", False),
+    (_box("\\frac{-1 \\pm \\sqrt{5}}{2}"), "\\frac{-1+\\sqrt5}{2}, \\frac{-1-\\sqrt5}{2}", True),
+    (_box("\\frac{-1 \\pm \\sqrt{5}}{2}"), "\\frac{-1+\\sqrt5}{2}", False),
+    ("**5**", "5", True),
     (_box("2, 1"), "(1, 2)", False),  # a listing answers an ordered pair only in its order
     (_box("1, 2"), "(1, 2)", True),
     (_box("\\{2, 1\\}"), "(1, 2)", False),
