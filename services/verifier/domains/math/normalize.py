@@ -108,6 +108,7 @@ def normalize(answer: str) -> Normalized:
     text = _CURRENCY_RE.sub("", text)
     if text.endswith("$") and text.count("$") == 1 and text[:-1].rstrip()[-1:].isdigit():
         text = text[:-1]  # `1,000.99$`: a price
+    text = _strip_text_unit(text)
     for _ in range(3):  # \text{\textbf{x}}: peel a few levels
         text = _WRAPPERS_RE.sub(r"\1", text)
     text = text.rstrip(_TRAILING).strip()
@@ -145,6 +146,67 @@ def peel_braces(text: str) -> str:
     while start < end and text[start] == "{" and pairs.get(start) == end:
         start, end = start + 1, end - 1
     return text[start : end + 1].strip()
+
+
+_TEXT_UNIT_RE = re.compile(
+    r"^([+-]?(?:\d[\d,]*(?:\.\d+)?|\\frac\{\d+\}\{\d+\}))\s*"
+    r"\\(?:text|mbox|textrm|mathrm)\s*\{\s*([A-Za-z]+(?:[ -][A-Za-z]+)?)\s*\}\s*\.?$"
+)
+# words that change a value or offer another: never a unit
+_NOT_UNITS = frozenset(
+    [
+        "or",
+        "and",
+        "not",
+        "no",
+        "nor",
+        "approximately",
+        "approx",
+        "about",
+        "around",
+        "roughly",
+        "nearly",
+        "almost",
+        "over",
+        "under",
+        "less",
+        "more",
+        "than",
+        "least",
+        "most",
+        "plus",
+        "minus",
+        "times",
+        "per",
+        "thousand",
+        "thousands",
+        "million",
+        "millions",
+        "billion",
+        "billions",
+        "hundred",
+        "hundreds",
+        "dozen",
+        "dozens",
+        "half",
+        "quarter",
+        "squared",
+        "cubed",
+        "percent",
+    ]
+)
+
+
+def _strip_text_unit(text: str) -> str:
+    """`5 \\text{ triangles}`: a plain number with a word or two of unit text is the number
+    (words that change the value or add another, `\\text{ or more}`, `thousand`, stay)."""
+    match = _TEXT_UNIT_RE.match(text)
+    if match is None:
+        return text
+    words = re.split(r"[ -]", match.group(2).lower())
+    if any(word in _NOT_UNITS for word in words):
+        return text
+    return match.group(1)
 
 
 def _strip_units(text: str) -> str:

@@ -323,6 +323,12 @@ PERCENT_UNITS = [
     (_box("20 \\text{ square units}"), "20", True),
     (_box("7 \\text{ hours}"), "7", True),
     (_box("10 \\text{ km}"), "10", True),
+    (_box("5 \\text{ triangles}"), "5", True),
+    (_box("5 \\text{ distinct values}"), "5", True),
+    (_box("6 \\text{ triangles}"), "5", False),
+    (_box("5 \\text{ or more}"), "5", False),
+    (_box("5 \\text{ thousand}"), "5", False),
+    (_box("5 \\text{ approximately}"), "5", False),
 ]
 
 SEPARATORS_SCIENTIFIC = [
