@@ -65,9 +65,6 @@ _ANSWER_FAULTS = (
     TypeError,
     ArithmeticError,
     NotImplementedError,
-    AttributeError,
-    IndexError,
-    KeyError,
     RecursionError,
     sympy.SympifyError,
 )
