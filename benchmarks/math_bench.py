@@ -6,6 +6,11 @@
 Case sets: our labelled table (tests/services/verifier/domains/math/cases.py), Math-Verify
 0.9.0's own published test cases (benchmarks/data/math_verify_cases.json, extracted from its
 PyPI sdist by benchmarks/extract_math_verify_cases.py), and plain integers for throughput.
+Math-Verify's cases run twice: against our defaults (strict extraction: only a marked answer or
+a response that is nothing but an answer), and against a second service started with
+`VERIFIER_MATH__FALLBACK=math_and_number`, the lenient extraction Math-Verify's own tests
+assume (`--no-lenient` skips it); `--disagreements` lists every case where a row disagrees
+with Math-Verify's label.
 Math-Verify runs in this process (`verify(parse(gold), parse(pred))`, its defaults); our
 service is called over HTTP in batches of 256. Latency: Math-Verify's per call; ours per item
 as the service reports it (`elapsed_s`: from batch arrival to that item's verdict) and per
@@ -102,7 +107,12 @@ def run_math_verify(cases: Sequence[Labelled]) -> Run:
     return Run(correct, len(cases), time.perf_counter() - started, latencies, latencies, statuses)
 
 
-def run_service(url: str, cases: Sequence[Labelled], batch_size: int) -> Run:
+def run_service(
+    url: str,
+    cases: Sequence[Labelled],
+    batch_size: int,
+    disagreements: list[tuple[Labelled, dict[str, object]]] | None = None,
+) -> Run:
     latencies, batch_latencies, correct = [], [], 0
     statuses: dict[str, int] = {}
     with httpx.Client(base_url=url, timeout=120) as client:
@@ -117,7 +127,10 @@ def run_service(url: str, cases: Sequence[Labelled], batch_size: int) -> Run:
             for case, result in zip(batch, reply.json()["results"], strict=True):
                 statuses[result["status"]] = statuses.get(result["status"], 0) + 1
                 latencies.append(result["elapsed_s"])
-                correct += (result["status"] == "passed") is case.is_correct
+                agrees = (result["status"] == "passed") is case.is_correct
+                correct += agrees
+                if not agrees and disagreements is not None:
+                    disagreements.append((case, result))
         wall_s = time.perf_counter() - started
     return Run(correct, len(cases), wall_s, latencies, batch_latencies, statuses)
 
@@ -171,6 +184,12 @@ def main() -> None:
     parser.add_argument(
         "--integers-baseline", type=int, default=3_000, help="Of those, run by Math-Verify."
     )
+    parser.add_argument(
+        "--no-lenient", action="store_true", help="Skip the lenient-extraction Math-Verify row."
+    )
+    parser.add_argument(
+        "--disagreements", action="store_true", help="List the Math-Verify cases we disagree on."
+    )
     args = parser.parse_args()
 
     ours_set, mv_set = our_cases(), math_verify_cases()
@@ -184,17 +203,39 @@ def main() -> None:
         mixed_ours = run_service(url, mixed, args.batch_size)
         mixed_mv = run_math_verify(mixed)
         rows.append(("mixed (both sets, shuffled, cold cache)", mixed_mv, mixed_ours))
-        for name, cases in (
-            ("ours (labelled table)", ours_set),
-            ("math-verify 0.9.0 tests", mv_set),
-        ):
-            rows.append(
-                (f"{name}", run_math_verify(cases), run_service(url, cases, args.batch_size))
+        mv_run = run_math_verify(mv_set)
+        rows.append(
+            (
+                "ours (labelled table)",
+                run_math_verify(ours_set),
+                run_service(url, ours_set, args.batch_size),
             )
+        )
+        strict_misses: list[tuple[Labelled, dict[str, object]]] = []
+        rows.append(
+            (
+                "math-verify 0.9.0 tests, our defaults",
+                mv_run,
+                run_service(url, mv_set, args.batch_size, strict_misses),
+            )
+        )
         int_ours = run_service(url, integers, args.batch_size)
         int_mv = run_math_verify(integers[: args.integers_baseline])
         rows.append(("plain integers", int_mv, int_ours))
         health = httpx.get(f"{url}/health").json()["domains"]["math"]["stats"]
+    lenient_misses: list[tuple[Labelled, dict[str, object]]] = []
+    if not args.no_lenient:
+        with running_service(
+            {"VERIFIER_CODE__IS_ENABLED": "false", "VERIFIER_MATH__FALLBACK": "math_and_number"}
+        ) as lenient_url:
+            rows.insert(
+                3,
+                (
+                    "math-verify 0.9.0 tests, fallback=math_and_number",
+                    mv_run,
+                    run_service(lenient_url, mv_set, args.batch_size, lenient_misses),
+                ),
+            )
     print(f"load after: {os.getloadavg()}")
     print()
     print(table(rows))
@@ -205,6 +246,18 @@ def main() -> None:
         f"{args.integers_baseline} of the {args.integers} integer items."
     )
     print(f"service math stats: {json.dumps(health)}")
+    if args.disagreements:
+        for title, misses in (
+            ("our defaults", strict_misses),
+            ("fallback=math_and_number", lenient_misses),
+        ):
+            print(f"\nMath-Verify cases where {title} disagree with the label ({len(misses)}):")
+            for case, result in misses:
+                print(
+                    f"- label {case.is_correct}: gold {case.answer[:70]!r}, "
+                    f"response {case.response[-90:]!r} -> {result['status']}: "
+                    f"{str(result['detail'])[:110]}"
+                )
 
 
 if __name__ == "__main__":

@@ -38,12 +38,13 @@ class MathSettings(BaseModel):
         ),
     )
     min_rounded_digits: int = Field(
-        3,
+        6,
         ge=1,
         description=(
-            "A decimal written with d places matches an exact value (1/3, pi) when the value "
-            "rounded to d places equals it and the decimal has at least this many significant "
-            "digits. Two exact values are always compared exactly."
+            "A decimal answer written with d places matches an exact value it is not equal to "
+            "(1/7, pi, sqrt(3)) only when that value rounded to d places equals it and the "
+            "decimal has at least this many significant digits (6: 3.14159 for pi, not 3.1416). "
+            "Two exact values, or two decimals, are always compared exactly."
         ),
     )
     rel_tol: float = Field(
@@ -56,9 +57,11 @@ class MathSettings(BaseModel):
         ),
     )
     fallback: Literal["none", "math", "math_and_number"] = Field(
-        "math_and_number",
+        "none",
         description=(
-            "When a response has no boxed/'answer is'/'Answer:' marker: `math` takes its last "
-            "`$...$` span, `math_and_number` also the last number of its last line; `none` fails."
+            "When a response has no boxed/'answer is'/'Answer:' marker and is not itself just an "
+            "answer: `none` (default) fails it (a response cut off mid-sentence is not paid); "
+            "`math` takes its last `$...$` span; `math_and_number` also the last number of its "
+            "last line."
         ),
     )

@@ -70,6 +70,10 @@ def _compare_numbers(
 ) -> Verdict:
     shown_gold = format_number(gold.value) + ("%" if gold_pct else "")
     shown_pred = format_number(pred.value) + ("%" if pred_pct else "")
+    if not pred.reduced and gold.reduced:
+        # `\\frac{782}{2}` for 391: a quotient left to do is not the value
+        detail = f"unreduced fraction for {shown_gold}: give the value in lowest terms"
+        return Verdict(False, detail, shown_gold, shown_pred)
     pairs = [(gold, pred)]
     if gold_pct and not pred_pct:
         pairs = [(_per_cent(gold), pred)] + ([(gold, pred)] if conv.percent == "either" else [])

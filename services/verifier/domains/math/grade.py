@@ -1,14 +1,19 @@
 """SymPy equivalence of two normalised answers; runs inside a killable worker process.
 
-Parsing uses math-verify's LaTeX front end (latex2sympy2-extended). The comparison is our own and
+Parsing: our fast parser (`latex_fast.py`), else latex2sympy2-extended itself behind a whitelist
+of what it reads faithfully (`readable.py`: an unknown token fails the parse, never vanishes).
+The answer is parsed as written (evaluation off) and must be an evaluated value when the ground
+truth is one (`unevaluated.py`); only then is it evaluated. The comparison is our own and
 strict: rationals compare exactly, floats are turned into the exact decimals they were written
 as, constant expressions compare at 80 significant digits with a tiny relative tolerance, and
-expressions with variables must simplify to the same thing (or agree at random exact points).
+expressions with variables must simplify to the same thing or agree at enough exact random
+points where both sides are finite (an expression undefined everywhere equals nothing).
 Sets, tuples, intervals, matrices, equations and inequalities compare element by element.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import time
@@ -17,25 +22,52 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
-from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+from latex2sympy2_extended import latex2sympy
+from latex2sympy2_extended.math_normalization import NormalizationConfig
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 from sympy.matrices.expressions import MatrixExpr
 
 from services.verifier.domains.math.latex_fast import Unsupported, parse_answer
 from services.verifier.domains.math.normalize import top_level_parts
-from services.verifier.domains.math.numbers import Number, parse_number, rounds_to
+from services.verifier.domains.math.numbers import (
+    GOLD_ROUNDED_DIGITS,
+    Number,
+    parse_number,
+    rounds_to,
+)
+from services.verifier.domains.math.readable import unreadable
+from services.verifier.domains.math.unevaluated import is_value, unevaluated_reason
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
-_LATEX_CONFIGS = [LatexExtractionConfig(), ExprExtractionConfig()]
+_NORMALIZATION = NormalizationConfig(basic_latex=True, units=False, nits=False, boxed="none")
 _PRECISION_DIGITS = 80
 _MAX_FULL_PARSE_CHARS = 400
 _COMMANDS_RE = re.compile(r"\\[A-Za-z]+")
 _PROSE_RE = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}")
 _DECIMAL_LITERAL_RE = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
-# the decimals written in the answer being graded (set per call; a worker grades one at a time)
-_DECIMAL_LITERALS: dict[Fraction, Number] = {}
-_RANDOM_POINTS = 4
+# the decimals written in the ground truth and the response being graded (set per call; a
+# worker grades one item at a time)
+_GOLD_DECIMALS: dict[Fraction, Number] = {}
+_PRED_DECIMALS: dict[Fraction, Number] = {}
+# an identity test needs this many points where both sides have a finite value; an expression
+# undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) equals nothing
+_MIN_DEFINED_POINTS = 4
+_MAX_POINT_TRIES = 12
+# an unevaluated integral, sum, product, limit or derivative can only come from these spellings
+_CALCULUS_RE = re.compile(
+    r"\\(?:i*int|oint|sum|prod|lim|partial)(?![A-Za-z])|\\frac\s*\{\s*(?:\\mathrm\{)?d\b"
+)
+# SymPy raising on the answer's own content (a divergent sum, a singular matrix's inverse, a
+# matrix plus a number): the answer is wrong, not the verifier
+_ANSWER_FAULTS = (
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    NotImplementedError,
+    RecursionError,
+    sympy.SympifyError,
+)
 
 
 def grade(
@@ -47,16 +79,71 @@ def grade(
     pred_decimal: Number | None,
     conv: Conventions,
 ) -> Verdict:
-    """Whether `pred_latex` means the same as `gold_latex` (entry point of the worker)."""
-    global _DECIMAL_LITERALS
-    _DECIMAL_LITERALS = decimal_literals(gold_latex) | decimal_literals(pred_latex)
+    """Whether `pred_latex` means the same as `gold_latex` (entry point of the worker).
+
+    The answer's own faults (a divergent sum, the inverse of a singular matrix, a matrix added
+    to a number) make it `failed`, not a verifier error: SymPy raising on the answer's content
+    is a verdict about the answer.
+    """
+    global _GOLD_DECIMALS, _PRED_DECIMALS
+    _GOLD_DECIMALS = decimal_literals(gold_latex)
+    _PRED_DECIMALS = decimal_literals(pred_latex)
     gold = to_sympy(gold_latex)
-    pred = to_sympy(pred_latex)
+    shown_gold = _show(gold, gold_latex)
+    if gold is None:
+        return Verdict(False, "could not parse the answer as math", shown_gold, pred_latex[:200])
+    try:
+        value = is_value(_gold_value(_membership(gold)))
+        check_form = value or bool(_CALCULUS_RE.search(pred_latex))
+        # the answer as written first: a refused form (`9^{9^{9^{9}}}` for 3) is never evaluated
+        pred_tree = _parse_unevaluated(pred_latex)
+        if pred_tree is not None and check_form:
+            refusal = unevaluated_reason(_unevaluated_gold(gold_latex), pred_tree, value)
+            if refusal is not None:
+                return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
+        if pred_tree is not None:
+            pred = _reevaluated(pred_tree)
+        else:
+            pred = to_sympy(pred_latex)
+            if pred is not None and check_form:
+                refusal = unevaluated_reason(
+                    _unevaluated_gold(gold_latex), _unevaluated(pred_latex), value
+                )
+                if refusal is not None:
+                    return Verdict(False, refusal, shown_gold, _show(pred, pred_latex))
+        if pred is None:
+            return Verdict(
+                False, "could not parse the response as math", shown_gold, pred_latex[:200]
+            )
+        return _compare(
+            gold, pred, gold_latex, pred_latex, gold_pct, pred_pct, gold_decimal, pred_decimal, conv
+        )
+    except _ANSWER_FAULTS as exc:
+        detail = f"the response's value cannot be compared: {type(exc).__name__}: {exc}"[:300]
+        return Verdict(False, detail, shown_gold, pred_latex[:200])
+
+
+def _compare(
+    gold: Any,
+    pred: Any,
+    gold_latex: str,
+    pred_latex: str,
+    gold_pct: bool,
+    pred_pct: bool,
+    gold_decimal: Number | None,
+    pred_decimal: Number | None,
+    conv: Conventions,
+) -> Verdict:
     shown_gold = _show(gold, gold_latex)
     shown_pred = _show(pred, pred_latex)
-    if gold is None or pred is None:
-        which = "answer" if gold is None else "response"
-        return Verdict(False, f"could not parse the {which} as math", shown_gold, shown_pred)
+    if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
+        # an ordered answer: a listing `1, 3` answers `(1, 3)` in the order written (the parsed
+        # set has lost it); a set `\\{3, 1\\}` does not answer an ordered pair
+        pred = _ordered_listing(pred_latex)
+        if pred is None:
+            return Verdict(
+                False, f"a set or listing for the ordered {shown_gold}", shown_gold, shown_pred
+            )
     candidates = [(gold, pred)]
     hundredth = sympy.Rational(1, 100)
     if gold_pct and not pred_pct:
@@ -76,7 +163,11 @@ def grade(
         )
     if pred_decimal is not None and not pred_pct and _rounds(gold, pred_decimal, conv):
         return Verdict(True, f"{shown_pred} is {shown_gold} rounded", shown_gold, shown_pred)
-    if gold_decimal is not None and not gold_pct and _rounds(pred, gold_decimal, conv):
+    if (
+        gold_decimal is not None
+        and not gold_pct
+        and _rounds(pred, gold_decimal, conv, GOLD_ROUNDED_DIGITS)
+    ):
         return Verdict(True, f"{shown_gold} is {shown_pred} rounded", shown_gold, shown_pred)
     return Verdict(False, f"parsed {shown_pred}, expected {shown_gold}", shown_gold, shown_pred)
 
@@ -108,20 +199,125 @@ def to_sympy(latex: str) -> Any:
         return None
     try:
         return _clean(parse_answer(latex))
-    except Unsupported:
+    except (Unsupported, AttributeError, IndexError, KeyError):
         pass  # sets, intervals, relations, matrices, text: the full parser below
     except (ArithmeticError, TypeError, ValueError, RecursionError):
         pass
     if len(latex) > _MAX_FULL_PARSE_CHARS or _PROSE_RE.search(_COMMANDS_RE.sub(" ", latex)):
         return None  # prose or a huge blob: the ANTLR parser would only spend the deadline
+    if latex.count("\\pm") == 1 and not re.search(r"[,=<>]|\\[lg]e", latex):
+        # `\\frac{-1 \\pm \\sqrt{5}}{2}`: the two values, each parsed on its own
+        plus, minus = to_sympy(latex.replace("\\pm", "+")), to_sympy(latex.replace("\\pm", "-"))
+        return None if plus is None or minus is None else sympy.FiniteSet(plus, minus)
+    if unreadable(latex) is not None:
+        return None  # a token the parser would drop: not an answer we can read
     try:
-        parsed = parse(f"${latex}$", _LATEX_CONFIGS, parsing_timeout=None)
+        # the parser itself, not Math-Verify's `parse` (an extractor that keeps whatever part
+        # of the text it can read: `3 \\approx 4` was 3)
+        parsed = latex2sympy(latex, normalization_config=_NORMALIZATION)
     except Exception:
         return None
-    for item in parsed:
-        if not isinstance(item, str):
-            return _clean(item)
-    return None
+    if isinstance(parsed, str | list | dict) or parsed is None:
+        return None
+    if "\\{" in latex and not _has_set(parsed):
+        return None  # `(\\{1\\}, 2)` read as the interval (1, 2): the set braces vanished
+    try:
+        return _clean(parsed)
+    except Exception:  # rebuilding `x > nan` raises: not a value we can grade
+        return None
+
+
+def _reevaluated(tree: Any) -> Any:
+    """The value of a tree parsed as written (rebuilt bottom-up with evaluation on), so an
+    answer the full parser reads is parsed once, not twice; falls back to a fresh parse."""
+    try:
+        return _rebuild(tree)
+    except Exception:
+        return None
+
+
+def _rebuild(node: Any) -> Any:
+    if isinstance(node, sympy.MatrixBase):
+        return node.applyfunc(_rebuild)
+    if not isinstance(node, sympy.Basic) or node.is_Atom or not node.args:
+        return node
+    args = [_rebuild(arg) for arg in node.args]
+    if isinstance(node, Relational):
+        return node.func(*args, evaluate=False)
+    if isinstance(node, sympy.Tuple):
+        return sympy.Tuple(*args)
+    if isinstance(node, MatrixExpr):
+        return node.func(*args).doit()
+    return node.func(*args)
+
+
+@functools.lru_cache(maxsize=4096)
+def _unevaluated_gold(latex: str) -> Any:
+    """A ground truth comes back for every sample of its prompt: parse it as written once."""
+    return _unevaluated(latex)
+
+
+def _has_set(tree: Any) -> bool:
+    """Whether a listed set `\\{...\\}` survived the parse."""
+    if not isinstance(tree, sympy.Basic):
+        return False
+    kinds = (sympy.FiniteSet, type(sympy.S.EmptySet))
+    return any(isinstance(node, kinds) for node in sympy.preorder_traversal(tree))
+
+
+def _unevaluated(latex: str) -> Any:
+    """The tree of `latex` as written (`17 \\times 23` stays a product), or None.
+
+    SymPy cannot build some sets unevaluated (a union of intervals with infinite ends raises):
+    then the pieces between the set syntax are parsed one by one, as a tuple of their trees,
+    which is what the form check needs.
+    """
+    whole = _parse_unevaluated(latex)
+    if whole is not None:
+        return whole
+    pieces = [p for p in _structure_pieces(latex) if p.strip()]
+    if not pieces or len(pieces) > 200:
+        return None
+    trees = [_parse_unevaluated(piece) for piece in pieces]
+    if any(tree is None for tree in trees):
+        return None
+    return sympy.Tuple(*trees)
+
+
+def _parse_unevaluated(latex: str) -> Any:
+    try:
+        with sympy.evaluate(False):
+            tree = to_sympy(latex)
+    except Exception:  # any failure means "cannot read it as written"
+        return None
+    return tree
+
+
+_STRUCTURE_SPLIT_RE = re.compile(
+    r"\\cup|\\cap|\\setminus|\\in(?![A-Za-z])|\\mathbb\{[A-Z]\}|\\emptyset|\\[{}]|[()\[\],]"
+)
+
+
+def _structure_pieces(latex: str) -> list[str]:
+    """The scalar pieces of a set/interval/tuple answer: the text between its set syntax
+    (brackets, `\\cup`, commas) at brace depth 0."""
+    pieces, start, depth, index = [], 0, 0, 0
+    while index < len(latex):
+        char = latex[index]
+        if char == "{" and (index == 0 or latex[index - 1] != "\\"):
+            depth += 1
+        elif char == "}" and (index == 0 or latex[index - 1] != "\\"):
+            depth -= 1
+        elif depth == 0:
+            match = _STRUCTURE_SPLIT_RE.match(latex, index)
+            if match:
+                if not match.group().startswith("\\in"):
+                    pieces.append(latex[start:index])  # `x \\in`: the name is no piece
+                start = index = match.end()
+                continue
+        index += 1
+    pieces.append(latex[start:])
+    return [piece.strip() for piece in pieces if piece.strip() not in ("", "-")]
 
 
 def _clean(expr: Any) -> Any:
@@ -156,8 +352,14 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
     if _undefined(gold) or _undefined(pred):
         return False  # `12:00` is 12/0: no value to be equal to
     gold, pred = _membership(gold), _membership(pred)
+    if isinstance(gold, sympy.Set):
+        gold = _evaluated_set(gold)  # `\\mathbb{R} \\setminus \\{2\\}`: intervals and unions
+    if isinstance(pred, sympy.Set):
+        pred = _evaluated_set(pred)
     # `x < 2` reads as (-oo, 2) only against a set; `a < x < b` always
     against_set = _set_like(gold) or _set_like(pred)
+    if against_set:
+        gold, pred = _inequalities_as_union(gold), _inequalities_as_union(pred)
     gold, pred = _as_interval(gold, against_set), _as_interval(pred, against_set)
     if isinstance(gold, Relational) or isinstance(pred, Relational):
         return _relational_equal(gold, pred, conv)
@@ -166,7 +368,7 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
             return False
         if gold.shape != pred.shape:
             return False
-        return all(equivalent(a, b, conv) for a, b in zip(gold, pred, strict=True))
+        return all(_element_equal(a, b, conv) for a, b in zip(gold, pred, strict=True))
     if isinstance(gold, sympy.FiniteSet) or isinstance(pred, sympy.FiniteSet):
         return _set_equal(gold, pred, conv)
     if isinstance(gold, sympy.Interval) or isinstance(pred, sympy.Interval):
@@ -179,10 +381,10 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
         if not (isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.Tuple)):
             return False
         return len(gold) == len(pred) and all(
-            equivalent(a, b, conv) for a, b in zip(gold, pred, strict=True)
+            _element_equal(a, b, conv) for a, b in zip(gold, pred, strict=True)
         )
     if isinstance(gold, sympy.Set) or isinstance(pred, sympy.Set):
-        return bool(gold == pred)
+        return _sets_equal(gold, pred)
     if isinstance(gold, sympy.Expr) and isinstance(pred, sympy.Expr):
         return expressions_equal(gold, pred, conv)
     return bool(gold == pred)
@@ -191,7 +393,9 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
 def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
     if gold == pred:
         return True
-    if _rounded_decimal(gold, pred, conv) or _rounded_decimal(pred, gold, conv):
+    if _rounded_decimal(gold, pred, conv, _GOLD_DECIMALS) or _rounded_decimal(
+        pred, gold, conv, _PRED_DECIMALS
+    ):
         return True
     if gold.is_Rational and pred.is_Rational:
         return False  # exact, and already unequal
@@ -212,16 +416,22 @@ def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> 
     )
 
 
-def _rounded_decimal(decimal: sympy.Expr, exact: sympy.Expr, conv: Conventions) -> bool:
-    """`decimal` was written as a decimal and is `exact` (not itself one) rounded."""
+def _rounded_decimal(
+    decimal: sympy.Expr, exact: sympy.Expr, conv: Conventions, written: dict[Fraction, Number]
+) -> bool:
+    """`decimal` was written as a decimal (in `written`) and is `exact` (not one) rounded."""
     if not decimal.is_Rational or exact.free_symbols:
         return False
-    number = _DECIMAL_LITERALS.get(Fraction(int(decimal.p), int(decimal.q)))
+    number = written.get(Fraction(int(decimal.p), int(decimal.q)))
     if number is None:
         return False
-    if exact.is_Rational and Fraction(int(exact.p), int(exact.q)) in _DECIMAL_LITERALS:
+    if exact.is_Rational and (
+        Fraction(int(exact.p), int(exact.q)) in _GOLD_DECIMALS
+        or Fraction(int(exact.p), int(exact.q)) in _PRED_DECIMALS
+    ):
         return False  # two written decimals compare exactly
-    return _rounds(exact, number, conv)
+    digits = conv.min_rounded_digits if written is _PRED_DECIMALS else GOLD_ROUNDED_DIGITS
+    return _rounds(exact, number, conv, digits)
 
 
 def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
@@ -255,21 +465,40 @@ def _close(a: Any, b: Any, rel_tol: float) -> bool:
 def _agree_at_random_points(
     gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], conv: Conventions, seed: int = 0
 ) -> bool:
+    """Equal at `_MIN_DEFINED_POINTS` exact random points where both sides are finite.
+
+    A point where either side is undefined or infinite proves nothing and is skipped; running
+    out of tries before enough points were defined means "not equal": an expression that is
+    undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) must never equal everything.
+    """
     rng = random.Random(seed)
-    for _ in range(_RANDOM_POINTS):
-        point = {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
+    defined = 0
+    for _ in range(_MAX_POINT_TRIES):
+        point = _random_point(rng, symbols)
         try:
             a = gold.xreplace(point).evalf(_PRECISION_DIGITS)
             b = pred.xreplace(point).evalf(_PRECISION_DIGITS)
         except (TypeError, ValueError, ZeroDivisionError):
             return False
-        if a.has(sympy.zoo, sympy.nan, sympy.oo) or b.has(sympy.zoo, sympy.nan, sympy.oo):
+        if not (_finite(a) and _finite(b)):
+            if not (a.is_number and b.is_number):
+                return False  # something that is not a number even at a point
             continue
-        if not (a.is_number and b.is_number):
-            return False
         if not _close(a, b, max(conv.rel_tol, 1e-30)):
             return False
-    return True
+        defined += 1
+        if defined >= _MIN_DEFINED_POINTS:
+            return True
+    return False
+
+
+def _random_point(rng: random.Random, symbols: list[Any]) -> dict[Any, Any]:
+    return {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
+
+
+def _finite(value: Any) -> bool:
+    """A number with a finite value (not zoo, nan or an infinity, not a leftover symbol)."""
+    return bool(value.is_number) and not value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
 
 
 def _relational_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
@@ -278,6 +507,12 @@ def _relational_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
         return not isinstance(value, Relational) and equivalent(value, pred, conv)
     if not isinstance(gold, Relational):
         value = _named_value(pred)  # `x = 3` against `3`; not `x + 1 = 3`
+        if isinstance(value, sympy.Eq) and not _free(value.lhs) and not _free(value.rhs):
+            # `\\frac{1}{2} + 3 = \\frac{7}{2}`: its result, if the equation is true (`4 = 3`
+            # is not)
+            if not equivalent(value.lhs, value.rhs, conv):
+                return False
+            value = value.rhs
         return not isinstance(value, Relational) and equivalent(gold, value, conv)
     if isinstance(gold, sympy.Eq) and isinstance(pred, sympy.Eq):
         if equivalent(gold.lhs, pred.lhs, conv) and equivalent(gold.rhs, pred.rhs, conv):
@@ -361,6 +596,19 @@ def _set_like(value: Any) -> bool:
     )
 
 
+def _inequalities_as_union(value: Any) -> Any:
+    """`x \\le -2 \\text{ or } x \\ge 2` (a listing of one-variable inequalities) against a set:
+    the union of their intervals."""
+    if not (isinstance(value, sympy.FiniteSet) and len(value) > 1):
+        return value
+    if len(set().union(*(getattr(item, "free_symbols", set()) for item in value.args))) != 1:
+        return value  # `x \\le -2` or `y \\ge 2`: two unknowns, not one set
+    intervals = [_as_interval(item, True) for item in value.args]
+    if all(isinstance(item, sympy.Interval) for item in intervals):
+        return sympy.Union(*intervals)
+    return value
+
+
 def _as_interval(value: Any, single: bool) -> Any:
     """`a < x <= b` (one variable between two constants) is the interval (a, b]; `x < 2` is
     (-oo, 2)."""
@@ -431,19 +679,24 @@ def _proportional(a: sympy.Expr, b: sympy.Expr, conv: Conventions, positive: boo
     symbols = sorted((a.free_symbols | b.free_symbols), key=str)
     rng = random.Random(2)
     ratios = []
-    for _ in range(_RANDOM_POINTS):
-        point = {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
+    for _ in range(_MAX_POINT_TRIES):
+        point = _random_point(rng, symbols)
         try:
+            numerator = a.xreplace(point).evalf(_PRECISION_DIGITS)
             denominator = b.xreplace(point).evalf(_PRECISION_DIGITS)
-            if denominator == 0:
-                continue
+            if not (_finite(numerator) and _finite(denominator)) or denominator == 0:
+                continue  # undefined here: proves nothing
             ratio = (a.xreplace(point) / b.xreplace(point)).evalf(_PRECISION_DIGITS)
         except (TypeError, ValueError, ZeroDivisionError):
             return False
-        if not ratio.is_number or ratio.has(sympy.zoo, sympy.nan) or ratio == 0:
+        if not _finite(ratio) or ratio == 0:
             return False
         ratios.append(ratio)
-    if len(ratios) < 2 or not all(_close(r, ratios[0], 1e-30) for r in ratios[1:]):
+        if len(ratios) >= _MIN_DEFINED_POINTS:
+            break
+    if len(ratios) < _MIN_DEFINED_POINTS or not all(
+        _close(r, ratios[0], 1e-30) for r in ratios[1:]
+    ):
         return False
     return bool(ratios[0].is_positive) if positive else True
 
@@ -452,13 +705,47 @@ def _set_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
     if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
         # an ordered answer is matched by a listing only in that order (`1, 3` for `(1, 3)`)
         return len(gold) == len(pred) and all(
-            equivalent(a, b, conv) for a, b in zip(gold, pred.args, strict=True)
+            _element_equal(a, b, conv) for a, b in zip(gold, pred.args, strict=True)
         )
     gold_items = _as_items(gold)
     pred_items = _as_items(pred)
     if gold_items is None or pred_items is None:
         return False
     return _unordered_equal(gold_items, pred_items, conv)
+
+
+def _element_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+    """Two elements of a set, tuple or matrix: `{5}` answers `5` only at the top level, so a
+    set inside a structure equals only a set (`\\{1, \\{2\\}\\}` is not `\\{1, 2\\}`)."""
+    kinds = {_element_kind(gold), _element_kind(pred)}
+    if len(kinds) > 1 and kinds != {"interval", "tuple"}:
+        return False  # an open pair `(a, b)` may be either; nothing else changes kind
+    return equivalent(gold, pred, conv)
+
+
+def _element_kind(value: Any) -> str:
+    """`interval` (also an open pair), `set`, `tuple` or `scalar`."""
+    if isinstance(value, sympy.Interval):
+        return "interval"
+    if isinstance(value, sympy.Set):
+        return "set"
+    if isinstance(value, sympy.Tuple):
+        return "tuple"
+    return "scalar"
+
+
+def _sets_equal(gold: Any, pred: Any) -> bool:
+    """Other sets (`\\mathbb{R} \\setminus \\{2\\}`, intersections): compared once SymPy has
+    evaluated them to intervals and unions, exactly."""
+    if not (isinstance(gold, sympy.Set) and isinstance(pred, sympy.Set)):
+        return False
+    return bool(_evaluated_set(gold) == _evaluated_set(pred))
+
+
+def _evaluated_set(value: sympy.Set) -> Any:
+    if isinstance(value, sympy.Complement | sympy.Intersection | sympy.Union):
+        return value.func(*(_evaluated_set(arg) for arg in value.args))
+    return value
 
 
 def _as_items(value: Any) -> list[Any] | None:
@@ -474,13 +761,14 @@ def _as_items(value: Any) -> list[Any] | None:
 def _unordered_equal(gold: list[Any], pred: list[Any], conv: Conventions) -> bool:
     if len(gold) != len(pred):
         return False
-    names = {g.lhs for g in gold if isinstance(g, sympy.Eq) and _is_name(g.lhs)}
-    if len(names) > 1 and not all(isinstance(p, sympy.Eq) for p in pred):
-        return False  # `x = 3, y = 2` against bare values: which value is which is unknown
+    for named, other in ((gold, pred), (pred, gold)):
+        names = {g.lhs for g in named if isinstance(g, sympy.Eq) and _is_name(g.lhs)}
+        if len(names) > 1 and not all(isinstance(p, sympy.Eq) for p in other):
+            return False  # `x = 3, y = 2` against bare values: which value is which is unknown
     unused = list(pred)
     for item in gold:
         for index, other in enumerate(unused):
-            if equivalent(item, other, conv):
+            if _element_equal(item, other, conv):
                 del unused[index]
                 break
         else:
@@ -514,6 +802,18 @@ def _named_listing_equal(
         if isinstance(value, Relational) or not equivalent(equation.rhs, value, conv):
             return False
     return True
+
+
+def _ordered_listing(latex: str) -> Any:
+    """`1, 3` -> the tuple (1, 3) in the written order; None for a set `\\{...\\}` or a part
+    that does not parse."""
+    text = latex.strip()
+    if text.startswith("\\{") or text.startswith("\\left\\{"):
+        return None
+    values = [to_sympy(part) for part in top_level_parts(text)]
+    if len(values) < 2 or any(value is None for value in values):
+        return None
+    return sympy.Tuple(*values)
 
 
 def _unwrapped(latex: str) -> str:
@@ -550,8 +850,9 @@ def _interval_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
     return False
 
 
-def _rounds(exact: Any, decimal: Number, conv: Conventions) -> bool:
-    """A decimal answer written to d places that is `exact` rounded (the documented rule)."""
+def _rounds(exact: Any, decimal: Number, conv: Conventions, digits: int | None = None) -> bool:
+    """A decimal written to d places that is `exact` rounded (the documented rule), with at
+    least `digits` significant digits (the response's setting unless given)."""
     if not isinstance(exact, sympy.Expr) or exact.free_symbols or not exact.is_real:
         return False
     try:
@@ -559,7 +860,8 @@ def _rounds(exact: Any, decimal: Number, conv: Conventions) -> bool:
         fraction = Fraction(str(sympy.Rational(str(value))))
     except (TypeError, ValueError):
         return False
-    return rounds_to(fraction, decimal, conv.min_rounded_digits)
+    needed = conv.min_rounded_digits if digits is None else min(digits, conv.min_rounded_digits)
+    return rounds_to(fraction, decimal, needed)
 
 
 def _scale(value: Any, factor: sympy.Rational) -> Any:

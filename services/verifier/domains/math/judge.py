@@ -5,6 +5,7 @@ Pure functions; the result is either a final `Verdict` or a `SlowJob` for the ki
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -12,7 +13,6 @@ from services.verifier.domains.math.extract import boxed_contents, extract_answe
 from services.verifier.domains.math.fast import decide_fast
 from services.verifier.domains.math.normalize import Normalized, normalize, top_level_parts
 from services.verifier.domains.math.numbers import Number, parse_number
-from services.verifier.domains.math.unevaluated import is_unevaluated_arithmetic
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
 MAX_NORMALIZE_CHARS = 20_000  # longer "answers" are not answers; SymPy would choke on them
@@ -80,9 +80,6 @@ def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judge
     verdict = decide_fast(gold, pred, conv)
     if verdict is not None:
         return Judged(extracted, verdict, None)
-    if parse_number(gold.key) is not None and is_unevaluated_arithmetic(pred.key):
-        detail = f"unevaluated arithmetic `{extracted}`: give the value, not the expression"
-        return Judged(extracted, Verdict(False, detail, gold.key, pred.key), None)
     job = SlowJob(
         gold.latex,
         pred.latex,
@@ -96,7 +93,13 @@ def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judge
 
 @lru_cache(maxsize=8192)
 def normalized_gold(answer: str) -> Normalized:
-    return normalize(extract_gold(answer)[:MAX_NORMALIZE_CHARS])
+    gold = normalize(extract_gold(answer)[:MAX_NORMALIZE_CHARS])
+    top = re.sub(r"\{[^{}]*\}", "", gold.latex)
+    if top.count("=") > 1 and "," not in top and "\\\\" not in top and "<" not in top:
+        # a ground truth written as a chain (`z = 1 + 1 = 2`) is trusted: its last part is the
+        # value (a response's chain must be true, and SymPy checks it)
+        return normalize(gold.latex.rsplit("=", 1)[1])
+    return gold
 
 
 @lru_cache(maxsize=8192)

@@ -2,9 +2,10 @@
 
 Covers numbers, single-letter (and subscripted) variables, + - * / ^ !, implicit products,
 `\\frac`, `\\sqrt`, `\\sqrt[n]`, `\\binom`, `\\pi`, `\\infty`, `e`, `i`, `\\cdot`, `\\times`,
-parentheses and `\\sin`-style functions. Anything else (sets, intervals, relations, text, `\\pm`)
-raises `Unsupported` and the caller falls back to latex2sympy2 (ANTLR, ~20x slower). Runs in the
-killable worker: SymPy evaluates as it builds, so `10^{10^{10}}` may hang here, by design.
+parentheses, `|x|`, `\\lceil x \\rceil`, `\\lfloor x \\rfloor` and `\\sin`-style functions.
+Anything else (sets, intervals, relations, text, `\\pm`) raises `Unsupported` and the caller
+falls back to latex2sympy2 (ANTLR, ~20x slower). Runs in the killable worker: SymPy evaluates
+as it builds, so `10^{10^{10}}` may hang here, by design.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ _GREEK = {
     "\\rho",
 }
 _MAX_TOKENS = 400
+_BRACKETS = {"\\lceil": ("\\rceil", sympy.ceiling), "\\lfloor": ("\\rfloor", sympy.floor)}
 _MEMBER_RE = re.compile(r"^[A-Za-z](?:_\{?\w+\}?)?\s*\\in\s+(.+)$", re.DOTALL)
 _OPENERS = ("(", "[", "{", "\\{")
 _CLOSERS = (")", "]", "}", "\\}")
@@ -256,8 +258,6 @@ def _tokenize(latex: str) -> list[str]:
         position = match.end()
         if len(tokens) > _MAX_TOKENS:
             raise Unsupported("too long for the fast parser")
-    if "|" in tokens:
-        raise Unsupported("absolute value")
     return tokens
 
 
@@ -381,6 +381,16 @@ class _Parser:
             top = self.braced_or_single()
             bottom = self.braced_or_single()
             return sympy.binomial(top, bottom)
+        if token == "|":  # `|x - 1|`: an absolute value (a bar elsewhere is unexpected)
+            self.take()
+            value = self.expression()
+            self.take("|")
+            return sympy.Abs(value)
+        if token in _BRACKETS:
+            self.take()
+            value = self.expression()
+            self.take(_BRACKETS[token][0])
+            return _BRACKETS[token][1](value)
         if token == "\\pi":
             self.take()
             return sympy.pi
@@ -450,7 +460,7 @@ class _Parser:
             token[0].isdigit()
             or token[0] == "."
             or (token.isalpha() and len(token) == 1)
-            or token in ("(", "{", "\\frac", "\\sqrt", "\\binom", "\\pi", "\\infty")
+            or token in ("(", "{", "\\frac", "\\sqrt", "\\binom", "\\pi", "\\infty", *_BRACKETS)
             or token in _GREEK
             or token in _FUNCTIONS
         )

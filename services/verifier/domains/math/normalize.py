@@ -23,7 +23,7 @@ _DOUBLED_COMMAND_RE = re.compile(
 )
 _EMPTY_SET_RE = re.compile(r"\\varnothing(?![A-Za-z])|^\\\{\s*\\\}$")
 _NEG_SPACE_RE = re.compile(r"\\!\s*")
-_AND_RE = re.compile(r"\s*,?\s*(?:\\text\{\s*(?:and|or)\s*\}|\band\b)\s*")
+_AND_RE = re.compile(r"\s*,?\s*(?:\\text\{\s*(?:and|or)\s*\}|\band\b|\bor\b)\s*")
 _SIZING_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?:[lr])?(?![A-Za-z])\.?")
 _STYLE_RE = re.compile(r"\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits)(?![A-Za-z])")
 _FRAC_RE = re.compile(r"\\[dtc]frac(?![A-Za-z])")
@@ -52,6 +52,23 @@ _THOUSANDS_BRACE_RE = re.compile(r"\{\s*,\s*\}")
 _DIGIT_SPACE_RE = re.compile(r"(?<=\d)[ \u2009\u202f](?=\d{3}(?!\d))")
 _LHS_RE = re.compile(r"^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([A-Za-z]\))?\s*=(?!=)")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_NAME_RE = re.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([A-Za-z]\))?")
+_SEMICOLON_RE = re.compile(r"(?<!\\);")
+# unicode spellings of operators the LaTeX parser knows (anything else unicode stays unknown)
+_UNICODE = {
+    "\u2212": "-",
+    "\u00d7": "\\times ",
+    "\u22c5": "\\cdot ",
+    "\u00b7": "\\cdot ",
+    "\u00f7": "\\div ",
+    "\u03c0": "\\pi ",
+    "\u221e": "\\infty ",
+    "\u2264": "\\le ",
+    "\u2265": "\\ge ",
+    "\u2260": "\\ne ",
+    "\u221a": "\\sqrt",
+}
+_UNICODE_RE = re.compile("|".join(_UNICODE))
 _LETTER_RE = re.compile(r"[A-Za-z]")
 _TRAILING = " \t\n.,;:"
 _WS_RE = re.compile(r"\s+")
@@ -74,6 +91,7 @@ def normalize(answer: str) -> Normalized:
     # of blanks (adjacent `\s*` on a long run is how a regex goes quadratic)
     text = _WS_RE.sub(" ", answer.strip())
     text = _DOUBLED_COMMAND_RE.sub(r"\\", text)
+    text = _UNICODE_RE.sub(lambda m: _UNICODE[m.group()], text)
     text = peel_braces(strip_math_delimiters(text))
     text = _NEG_SPACE_RE.sub("", text)
     text = _SPACING_RE.sub(" ", text)
@@ -84,9 +102,13 @@ def normalize(answer: str) -> Normalized:
     text = _BINOM_RE.sub(r"\\binom", text)
     text = _DEGREE_RE.sub("", text)
     text = _THOUSANDS_BRACE_RE.sub(",", text)
+    text = _semicolons(text)
     text = _DIGIT_SPACE_RE.sub("", text)
     text = text.replace("\\$", "$") if text.count("\\$") == 1 else text
     text = _CURRENCY_RE.sub("", text)
+    if text.endswith("$") and text.count("$") == 1 and text[:-1].rstrip()[-1:].isdigit():
+        text = text[:-1]  # `1,000.99$`: a price
+    text = _strip_text_unit(text)
     for _ in range(3):  # \text{\textbf{x}}: peel a few levels
         text = _WRAPPERS_RE.sub(r"\1", text)
     text = text.rstrip(_TRAILING).strip()
@@ -104,6 +126,17 @@ def normalize(answer: str) -> Normalized:
     return Normalized(latex=text, key=key, is_percent=is_percent, had_equation=had_equation)
 
 
+def _semicolons(text: str) -> str:
+    """`(0;-2;6)`, `-12;-11`: a semicolon separates like a comma; `p=5,q=2;p=7,q=2` (commas
+    inside the parts) separates solutions, each a group."""
+    if ";" not in text.replace("\\;", ""):
+        return text
+    parts = _SEMICOLON_RE.split(text)
+    if len(parts) > 1 and all("," in part and "(" not in part for part in parts):
+        return ",".join(f"({part.strip()})" for part in parts)
+    return _SEMICOLON_RE.sub(",", text)
+
+
 def peel_braces(text: str) -> str:
     """`{{{1}}}` -> `1`: braces that wrap the whole answer mean nothing (linear in its length)."""
     if not text.startswith("{"):
@@ -113,6 +146,67 @@ def peel_braces(text: str) -> str:
     while start < end and text[start] == "{" and pairs.get(start) == end:
         start, end = start + 1, end - 1
     return text[start : end + 1].strip()
+
+
+_TEXT_UNIT_RE = re.compile(
+    r"^([+-]?(?:\d[\d,]*(?:\.\d+)?|\\frac\{\d+\}\{\d+\}))\s*"
+    r"\\(?:text|mbox|textrm|mathrm)\s*\{\s*([A-Za-z]+(?:[ -][A-Za-z]+)?)\s*\}\s*\.?$"
+)
+# words that change a value or offer another: never a unit
+_NOT_UNITS = frozenset(
+    [
+        "or",
+        "and",
+        "not",
+        "no",
+        "nor",
+        "approximately",
+        "approx",
+        "about",
+        "around",
+        "roughly",
+        "nearly",
+        "almost",
+        "over",
+        "under",
+        "less",
+        "more",
+        "than",
+        "least",
+        "most",
+        "plus",
+        "minus",
+        "times",
+        "per",
+        "thousand",
+        "thousands",
+        "million",
+        "millions",
+        "billion",
+        "billions",
+        "hundred",
+        "hundreds",
+        "dozen",
+        "dozens",
+        "half",
+        "quarter",
+        "squared",
+        "cubed",
+        "percent",
+    ]
+)
+
+
+def _strip_text_unit(text: str) -> str:
+    """`5 \\text{ triangles}`: a plain number with a word or two of unit text is the number
+    (words that change the value or add another, `\\text{ or more}`, `thousand`, stay)."""
+    match = _TEXT_UNIT_RE.match(text)
+    if match is None:
+        return text
+    words = re.split(r"[ -]", match.group(2).lower())
+    if any(word in _NOT_UNITS for word in words):
+        return text
+    return match.group(1)
 
 
 def _strip_units(text: str) -> str:
@@ -131,24 +225,16 @@ def _drop_equation_lhs(text: str) -> tuple[str, bool]:
         return text, False
     match = _LHS_RE.match(text)
     if not match:
-        return _drop_computed_lhs(text)
+        return text, False  # `2 + 2 = 4`, `4 = 3`: SymPy checks the left side equals the right
     rest = text[match.end() :]
     if "," in rest and _LHS_RE.search(rest.split(",", 1)[1]):
         return _drop_shared_names(text)
-    value = rest.split("=")[-1].strip()
+    *middle, value = (piece.strip() for piece in rest.split("="))
+    if not all(_NAME_RE.fullmatch(piece) for piece in middle):
+        return text, False  # `x = 4 = 3`: a chain that claims something; SymPy refuses it
     if _LETTER_RE.search(_COMMAND_RE.sub("", value)):
         return text, False  # `y = 2x + 3` is an equation: SymPy compares it as one
     return value, True
-
-
-def _drop_computed_lhs(text: str) -> tuple[str, bool]:
-    """`\\frac{1}{2} + 3 = \\frac{7}{2}` -> its result, when neither side has an unknown."""
-    if text.count("=") != 1 or "==" in text:
-        return text, False
-    left, right = text.split("=")
-    if _LETTER_RE.search(_COMMAND_RE.sub("", left + right)) or not left.strip():
-        return text, False
-    return right.strip().strip("$").strip(), True
 
 
 def _drop_shared_names(text: str) -> tuple[str, bool]:

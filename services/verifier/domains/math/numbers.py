@@ -7,12 +7,14 @@ d places it is (at least `min_rounded_digits` significant digits).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 MAX_EXPONENT = 400  # 10^400 is still cheap as a Fraction; bigger goes to the killable pool
 MAX_DIGITS = 400
+GOLD_ROUNDED_DIGITS = 3  # a ground truth written as 0.333 stands for 1/3
 
 _SIGN = r"[+-]?"
 _INT_RE = re.compile(rf"^({_SIGN})(\d+)$")
@@ -26,6 +28,10 @@ _SCI_RE = re.compile(
 _POW10_RE = re.compile(r"^10\^(?:\{([+-]?\d+)\}|([+-]?\d))$")
 _FRAC_RE = re.compile(rf"^({_SIGN})\\frac\{{({_SIGN}\d+)\}}\{{({_SIGN}\d+)\}}$")
 _SLASH_RE = re.compile(rf"^({_SIGN})\(?({_SIGN}\d+)\)?/\(?({_SIGN}\d+)\)?$")
+# `0.\overline{3}`, `0.1\overline{6}`, `0.(3)`, `1.\dot{3}`: a repeating decimal (exact)
+_REPEATING_RE = re.compile(
+    rf"^({_SIGN})(\d*)\.(\d*)(?:\\overline\{{(\d+)\}}|\\overline(\d)|\((\d+)\)|\\dot\{{(\d)\}}|\\dot(\d))$"
+)
 _MIXED_RE = re.compile(rf"^({_SIGN})(\d+)\\frac\{{(\d+)\}}\{{(\d+)\}}$")
 
 
@@ -34,6 +40,7 @@ class Number:
     value: Fraction
     decimals: int | None  # places written after the point, when written as a decimal
     significant: int  # significant digits as written (for the rounding rule)
+    reduced: bool = True  # False for a fraction written unreduced (`\\frac{10}{2}`, `6/8`)
 
 
 def parse_number(key: str) -> Number | None:
@@ -52,6 +59,10 @@ def parse_number(key: str) -> Number | None:
         return _fraction(m.group(1), m.group(2), m.group(3))
     if m := _SLASH_RE.match(key):
         return _fraction(m.group(1), m.group(2), m.group(3))
+    if m := _REPEATING_RE.match(key):
+        return _repeating(
+            m.group(1), m.group(2) or "0", m.group(3), next(filter(None, m.groups()[3:]))
+        )
     if m := _MIXED_RE.match(key):
         # 3\frac{1}{2} is the mixed number 7/2 (never 3 * 1/2 in an answer)
         whole, num, den = int(m.group(2)), int(m.group(3)), int(m.group(4))
@@ -91,14 +102,19 @@ def decimal_comma_equal(a: str, b: str) -> bool:
     return False
 
 
-def numbers_equal(a: Number, b: Number, min_rounded_digits: int) -> bool:
-    """Exact equality, or one side is the other's exact value rounded to the places it shows."""
-    if a.value == b.value:
+def numbers_equal(gold: Number, pred: Number, min_rounded_digits: int) -> bool:
+    """Exact equality, or one side is the other's exact value rounded to the places it shows.
+
+    A decimal answer needs `min_rounded_digits` significant digits to stand for an exact value
+    (3.1416 is not pi); a decimal ground truth needs `GOLD_ROUNDED_DIGITS` (an exact answer is
+    more precise than a ground truth rounded to 0.333, never a guess).
+    """
+    if gold.value == pred.value:
         return True
-    if a.decimals is not None and b.decimals is None:
-        return rounds_to(b.value, a, min_rounded_digits)
-    if b.decimals is not None and a.decimals is None:
-        return rounds_to(a.value, b, min_rounded_digits)
+    if pred.decimals is not None and gold.decimals is None:
+        return rounds_to(gold.value, pred, min_rounded_digits)
+    if gold.decimals is not None and pred.decimals is None:
+        return rounds_to(pred.value, gold, min(GOLD_ROUNDED_DIGITS, min_rounded_digits))
     return False
 
 
@@ -122,11 +138,22 @@ def _decimal(sign: str, whole: str, frac: str) -> Number | None:
     return Number(_signed(sign, value), len(frac) if frac else None, len(digits))
 
 
+def _repeating(sign: str, whole: str, fixed: str, period: str) -> Number | None:
+    """`w.f(p)` = w.f + 0.0..0p repeating: exact, like a fraction (no rounding rule applies)."""
+    if len(whole) + len(fixed) + len(period) > MAX_DIGITS:
+        return None
+    value = Fraction(int(whole + fixed), 10 ** len(fixed)) + Fraction(
+        int(period), (10 ** len(period) - 1) * 10 ** len(fixed)
+    )
+    return Number(_signed(sign, value), None, 0)
+
+
 def _fraction(sign: str, num: str, den: str) -> Number | None:
     denominator = int(den)
     if denominator == 0 or len(num) + len(den) > MAX_DIGITS:
         return None
-    return Number(_signed(sign, Fraction(int(num), denominator)), None, 0)
+    reduced = math.gcd(int(num), denominator) == 1 and abs(denominator) != 1
+    return Number(_signed(sign, Fraction(int(num), denominator)), None, 0, reduced)
 
 
 def _signed(sign: str, value: Fraction) -> Fraction:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from math_verify import parse
+from latex2sympy2_extended import latex2sympy
 
-from services.verifier.domains.math.grade import _LATEX_CONFIGS, grade, to_sympy
+from services.verifier.domains.math.grade import grade, to_sympy
 from services.verifier.domains.math.verdict import Conventions
 
 # parse() warns on every call that we run it without its own (signal-based) timeout: the pool's
@@ -65,6 +65,21 @@ _FULL_PARSER_SHAPES = (
     "\\frac{d}{dx} x^2",
     "\\cos^{-1}(\\frac{1}{2})",
     "10 \\choose 3",
+    # shapes of the adversarial families (issue 12): a fresh worker must not spend an item's
+    # quick attempt warming the parser on them
+    "\\frac{1}{|x| - \\sqrt{x^2}}",
+    "(\\frac{1}{|x| - \\sqrt{x^2}}, \\frac{t}{\\sqrt{t^2} - |t|})",
+    "\\{\\frac{1}{|x| - \\sqrt{x^2}}, 2\\}",
+    "[\\frac{1}{|x| - \\sqrt{x^2}}, 1)",
+    "y = \\frac{1}{|x| - \\sqrt{x^2}}",
+    "\\begin{pmatrix}|x| & 2\\end{pmatrix}",
+    "\\frac{1}{\\lceil x \\rceil - \\lfloor x \\rfloor - 1}",
+    "\\mathbb{R} \\setminus \\{2\\}",
+    "(-\\infty, 2) \\cup (2, \\infty)",
+    "\\sum_{n=1}^{\\infty} n",
+    "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}^{-1}",
+    "x = -2, x = 3",
+    "\\{1, \\{2\\}\\}",
 )
 
 for _gold, _pred in _WARM_CASES:
@@ -72,4 +87,7 @@ for _gold, _pred in _WARM_CASES:
 for _shape in _FULL_PARSER_SHAPES:
     with contextlib.suppress(Exception):
         to_sympy(_shape)
-        parse(f"${_shape}$", _LATEX_CONFIGS, parsing_timeout=None)
+    with contextlib.suppress(Exception):
+        latex2sympy(_shape)  # the full parser itself, even where ours reads the shape
+    with contextlib.suppress(Exception):
+        grade(_shape, "1", False, False, None, None, Conventions())

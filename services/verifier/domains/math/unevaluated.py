@@ -1,25 +1,208 @@
-"""Spot an unevaluated arithmetic expression (`2+2`, `3\\times 4`) offered for a numeric answer.
+"""Is the answer an evaluated value? Decided on the parsed expression tree, before SymPy evaluates.
 
-A policy asked "what is 17·23?" can restate the question (`17 \\times 23`) and, under a grader
-that evaluates expressions, collect the reward without doing the arithmetic. So when the
-ground truth is a plain number, an answer that is numbers joined by `+ - × ·` is refused.
-Scientific notation (`1.5 \\times 10^{3}`), a lone fraction and a leading sign stay answers.
+A policy asked "what is 17·23?" can restate the question (`(17)(23)`, `\\frac{17\\times 23}{1}`,
+`17 \\times 23^{1}`, `\\int_0^1 x^2\\,dx` for 1/3) and, under a grader that evaluates
+expressions, collect the reward without doing the work. So both sides are parsed once more with
+SymPy's evaluation switched off, and the constructs each tree uses are listed (`arithmetic` on
+literal numbers, `power`, `root`, each function, each calculus operator, the constants pi, e, i).
+When the ground truth is a value (no unknowns), the answer may use only constructs the ground
+truth uses, and no unknowns: `2\\sqrt{3}` answers `\\sqrt{12}`, `2^{-99}` answers
+`\\frac{1}{2^{99}}`, but `2^{10}` does not answer 1024 and `17(23)` does not answer 391.
+Canonical number spellings are not constructs: a fraction of two integers, a decimal,
+scientific notation (`1.5 \\times 10^{3}`), a sign. An unevaluated integral, limit, sum, product
+or derivative is refused whatever the ground truth, unless it uses the same operator.
 """
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
-_NUMBER = r"(?:\d+(?:\.\d+)?|\\frac\{\d+(?:\.\d+)?\}\{\d+(?:\.\d+)?\})"
-_OPERATOR = r"(?:\+|-|\*|\\times|\\cdot)"
-_ARITHMETIC = re.compile(rf"-?{_NUMBER}(?:{_OPERATOR}-?{_NUMBER})+")
-_SCIENTIFIC = re.compile(rf"-?{_NUMBER}(?:\\times|\\cdot|\*)10\^(?:\{{-?\d+\}}|-?\d)")
+import sympy
+from sympy.core.relational import Relational
+from sympy.matrices.expressions import MatrixExpr
+
+_CALCULUS = (
+    sympy.Integral,
+    sympy.Limit,
+    sympy.Sum,
+    sympy.Product,
+    sympy.Derivative,
+    sympy.Subs,
+)
+_CONSTANTS = {sympy.pi: "pi", sympy.E: "e", sympy.I: "i"}
+_INEQUALITIES = (
+    sympy.StrictLessThan,
+    sympy.LessThan,
+    sympy.StrictGreaterThan,
+    sympy.GreaterThan,
+)
 
 
-def is_unevaluated_arithmetic(normalized_key: str) -> bool:
-    """Whether a normalised answer (no spaces) is numbers joined by arithmetic operators."""
-    text = normalized_key.replace("\\left", "").replace("\\right", "")
-    text = text.replace("(", "").replace(")", "").replace("{,}", "")
-    if _SCIENTIFIC.fullmatch(text):
+def is_value(gold_value: Any) -> bool:
+    """Whether an (evaluated) ground truth is a value: no unknowns once names are set aside."""
+    if isinstance(gold_value, Relational | sympy.And):
         return False
-    return _ARITHMETIC.fullmatch(text) is not None
+    return not _free_symbols(_value_parts(gold_value))
+
+
+def unevaluated_reason(gold_tree: Any, pred_tree: Any, value: bool) -> str | None:
+    """Why the answer (`pred_tree`, unevaluated) is not an evaluated answer, or None.
+
+    `gold_tree` is the ground truth unevaluated; `value` says whether it is a value (see
+    `is_value`). `pred_tree` None means the answer could not be read as written.
+    """
+    is_value = value
+    if pred_tree is None:
+        return "the response could not be read as written" if is_value else None
+    gold_forms = forms(gold_tree) if gold_tree is not None else set()
+    pred_forms = forms(pred_tree)
+    calculus = {f for f in pred_forms - gold_forms if f.startswith("unevaluated ")}
+    if calculus:
+        return f"{sorted(calculus)[0]}: give its value, not the expression"
+    if not is_value:
+        return None
+    parts = _value_parts(pred_tree)
+    unknowns = _free_symbols(parts)
+    if unknowns:
+        names = ", ".join(sorted(str(s) for s in unknowns)[:3])
+        return f"an expression in {names} where a value is expected"
+    extra = set().union(*(forms(part) for part in parts)) - gold_forms if parts else set()
+    if extra:
+        return (
+            f"not an evaluated value (uses {', '.join(sorted(extra))}, which the ground truth "
+            "does not): give the value, not the computation"
+        )
+    return None
+
+
+def forms(tree: Any) -> set[str]:
+    """The constructs a parsed (unevaluated) tree uses, beyond canonical number spellings."""
+    found: set[str] = set()
+    _walk(tree, found, 0)
+    return found
+
+
+def _walk(node: Any, found: set[str], depth: int) -> None:
+    if depth > 200:
+        found.add("deep nesting")
+        return
+    if isinstance(node, sympy.MatrixBase):
+        for element in node:
+            _walk(element, found, depth + 1)
+        return
+    if isinstance(node, MatrixExpr):
+        found.add("matrix operation")
+    if not isinstance(node, sympy.Basic):
+        return
+    if isinstance(node, _CALCULUS):
+        found.add(f"unevaluated {type(node).__name__.lower()}")
+        return
+    if node in _CONSTANTS:
+        found.add(_CONSTANTS[node])
+        return
+    if node.is_Atom:
+        return
+    if _is_plain(node):
+        if _unreduced(node):
+            found.add("unreduced fraction")
+        return
+    if isinstance(node, sympy.Mul) and len(node.args) == 2 and node.args[0] == -1:
+        _walk(node.args[1], found, depth + 1)  # a sign
+        return
+    if isinstance(node, sympy.Add | sympy.Mul):
+        signs = [arg for arg in node.args if isinstance(node, sympy.Mul) and arg == -1][:1]
+        if sum(_is_plain(arg) for arg in node.args) - len(signs) >= 2:
+            found.add("arithmetic")
+    elif isinstance(node, sympy.Pow):
+        exponent = node.args[1]
+        if _is_plain(exponent):
+            exponent = exponent.doit()  # `2^{1/2}`: the exponent written as a fraction
+        if exponent.is_Rational and not exponent.is_Integer:
+            found.add("root")
+        elif exponent != -1:
+            found.add("power")
+    elif isinstance(node, sympy.Function):
+        found.add(type(node).__name__)
+    elif isinstance(node, sympy.Mod):
+        found.add("Mod")
+    for arg in node.args:
+        _walk(arg, found, depth + 1)
+
+
+def _is_plain(node: Any) -> bool:
+    """A number as one writes a value: integer, decimal, `p/q`, `a \\times 10^k`, with a sign."""
+    if isinstance(node, sympy.Number):
+        return True  # integers, decimals, and the infinities (`\\infty - 1` is arithmetic)
+    if isinstance(node, sympy.Pow):
+        base, exponent = node.args
+        if isinstance(base, sympy.Number) and exponent == -1:
+            return base != 0
+        return bool(base == 10 and isinstance(exponent, sympy.Integer))
+    if isinstance(node, sympy.Mul) and len(node.args) == 2:
+        first, second = node.args
+        if first == -1:
+            return _is_plain(second)
+        if isinstance(first, sympy.Number) and isinstance(second, sympy.Pow):
+            base, exponent = second.args
+            if isinstance(base, sympy.Number) and exponent == -1:
+                return base != 0  # p/q
+            return bool(base == 10 and isinstance(exponent, sympy.Integer))  # a x 10^k
+    return False
+
+
+def _unreduced(node: Any) -> bool:
+    """`\\frac{10}{2}`, `\\frac{6}{8}`, `\\frac{5}{1}`: not in lowest terms."""
+    if isinstance(node, sympy.Mul) and len(node.args) == 2 and node.args[0] == -1:
+        return _unreduced(node.args[1])
+    if not (isinstance(node, sympy.Mul) and len(node.args) == 2):
+        return False
+    numerator, reciprocal = node.args
+    if not (isinstance(reciprocal, sympy.Pow) and reciprocal.args[1] == -1):
+        return False
+    denominator = reciprocal.args[0]
+    if not (isinstance(numerator, sympy.Integer) and isinstance(denominator, sympy.Integer)):
+        return False
+    return abs(int(denominator)) == 1 or sympy.gcd(numerator, denominator) != 1
+
+
+def _value_parts(tree: Any) -> list[Any]:
+    """The parts of an answer that carry its value: `x = 3` -> [3], `x \\in [1, 2]` -> the set,
+    `x < 2` -> [2], `\\{x = 1, y = 2\\}` -> [1, 2]; the names on the left are not unknowns."""
+    if isinstance(tree, sympy.Eq):
+        lhs, rhs = tree.args
+        if _is_name(lhs) or not _free_symbols([lhs]):
+            return _value_parts(rhs)
+        return [tree]
+    if isinstance(tree, _INEQUALITIES):
+        lhs, rhs = tree.args
+        if isinstance(lhs, sympy.Symbol) and not _free_symbols([rhs]):
+            return [rhs]
+        if isinstance(rhs, sympy.Symbol) and not _free_symbols([lhs]):
+            return [lhs]
+        return [tree]
+    if isinstance(tree, sympy.And):
+        return [part for arg in tree.args for part in _value_parts(arg)]
+    if isinstance(tree, sympy.FiniteSet | sympy.Tuple):
+        return [part for arg in tree.args for part in _value_parts(arg)]
+    if isinstance(tree, Relational):
+        return [tree]
+    return [tree]
+
+
+def _is_name(value: Any) -> bool:
+    from sympy.core.function import AppliedUndef
+
+    if isinstance(value, sympy.Symbol | AppliedUndef):
+        return True
+    return isinstance(value, sympy.Tuple) and all(_is_name(v) for v in value)
+
+
+def _free_symbols(parts: list[Any]) -> set[Any]:
+    found: set[Any] = set()
+    for part in parts:
+        if isinstance(part, sympy.MatrixBase):
+            for element in part:
+                found |= getattr(element, "free_symbols", set())
+        else:
+            found |= getattr(part, "free_symbols", set())
+    return found

@@ -18,5 +18,5 @@ class Conventions:
     """The comparison conventions a worker needs (a picklable slice of MathSettings)."""
 
     percent: str = "either"
-    min_rounded_digits: int = 3
+    min_rounded_digits: int = 6
     rel_tol: float = 1e-40

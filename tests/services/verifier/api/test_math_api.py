@@ -134,3 +134,57 @@ def test_odd_but_valid_text_is_a_verdict_not_an_error(verifier_url: str) -> None
     ]
     results = post(verifier_url, items).json()["results"]
     assert [r["status"] for r in results] == ["failed", "failed", "passed", "failed", "failed"]
+
+
+# issue 12, end to end through the live service: each attack fails, each right answer passes,
+# and an answer SymPy cannot even evaluate is `failed`, never the verifier's `error`
+_U = "\\boxed{\\frac{1}{|x| - \\sqrt{x^2}}}"
+ISSUE_12_ITEMS: list[tuple[str, str, str]] = [
+    (_U, "5", "failed"),
+    (_U, "\\{1, 2\\}", "failed"),
+    (_U, "y=2x+3", "failed"),
+    (_U, "\\begin{pmatrix}1 & 2\\end{pmatrix}", "failed"),
+    ("\\boxed{\\frac{x^2-1}{(x-1)(x+1)-x^2+1}}", "\\pi", "failed"),
+    ("\\boxed{(17)(23)}", "391", "failed"),
+    ("\\boxed{17 × 23}", "391", "failed"),
+    ("\\boxed{\\int_0^1 x^2\\,dx}", "\\frac13", "failed"),
+    ("\\boxed{\\sum_{k=1}^{10} k}", "55", "failed"),
+    ("\\boxed{7 \\bmod 3}", "3", "failed"),
+    ("\\boxed{3 \\approx 4}", "3", "failed"),
+    ("\\boxed{4 = 3}", "3", "failed"),
+    ("Final answer: $3$ or $4$", "3", "failed"),
+    ("\\boxed{\\{1,\\{2\\}\\}}", "\\{1,2\\}", "failed"),
+    ("First, 3 \\cdot 4 = 12, and then we need to", "12", "failed"),
+    ("\\boxed{3.1416}", "\\pi", "failed"),
+    ("\\boxed{1.732}", "\\sqrt3", "failed"),
+    ("\\boxed{0.1428571429}", "\\frac17", "passed"),
+    (
+        "Initially I got \\boxed{8}, but that double counts; the correct count is \\boxed{6}.",
+        "6",
+        "passed",
+    ),
+    ("<think>maybe \\boxed{8}</think> The answer is \\boxed{6}.", "6", "passed"),
+    ("It is \\boxed{6} or \\boxed{8}.", "6", "failed"),
+    ("\\boxed{0.\\overline{3}}", "\\frac13", "passed"),
+    ("\\boxed{x = -2 \\text{ or } x = 3}", "\\{-2, 3\\}", "passed"),
+    ("\\boxed{\\mathbb{R} \\setminus \\{2\\}}", "(-\\infty, 2) \\cup (2, \\infty)", "passed"),
+    ("\\boxed{\\sum_{n=1}^{\\infty} n}", "3", "failed"),
+    ("\\boxed{\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}^{-1}}", "3", "failed"),
+    (
+        "\\boxed{\\begin{pmatrix}1&2\\\\2&4\\end{pmatrix}^{-1}}",
+        "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}",
+        "failed",
+    ),
+]
+
+
+def test_issue_12_attacks_fail_and_right_answers_pass_over_http(verifier_url: str) -> None:
+    items = [
+        {"id": str(i), "response": response, "answer": answer}
+        for i, (response, answer, _) in enumerate(ISSUE_12_ITEMS)
+    ]
+    results = post(verifier_url, items).json()["results"]
+    for (response, answer, expected), result in zip(ISSUE_12_ITEMS, results, strict=True):
+        assert result["status"] == expected, (response, answer, result)
+        assert result["reward"] == (1.0 if expected == "passed" else 0.0)
+        assert result["detail"]

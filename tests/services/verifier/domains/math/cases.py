@@ -47,11 +47,11 @@ INTEGERS = [
     ("Answer: 8", "9", False),
     ("The final answer is $3$. I hope it is correct.", "3", True),
     ("The final answer is $4$. I hope it is correct.", "3", False),
-    (_box("2^{10}"), "1024", True),
+    (_box("2^{10}"), "1024", False),
     (_box("2^{10}"), "1023", False),
-    (_box("3!"), "6", True),
-    (_box("\\binom{5}{2}"), "10", True),
-    (_box("\\dbinom{5}{2}"), "10", True),
+    (_box("3!"), "6", False),
+    (_box("\\binom{5}{2}"), "10", False),
+    (_box("\\dbinom{5}{2}"), "10", False),
     (_box("\\binom{5}{2}"), "20", False),
 ]
 
@@ -61,7 +61,7 @@ DECIMALS_FRACTIONS = [
     (_box("1/2"), "\\frac12", True),
     (_box("\\dfrac{3}{4}"), "0.75", True),
     (_box("\\tfrac{3}{4}"), "3/4", True),
-    (_box("\\frac{6}{8}"), "\\frac{3}{4}", True),
+    (_box("\\frac{6}{8}"), "\\frac{3}{4}", False),
     (_box(".25"), "\\frac{1}{4}", True),
     (_box("0.250"), "1/4", True),
     (_box("1.5"), "\\frac{3}{2}", True),
@@ -69,8 +69,8 @@ DECIMALS_FRACTIONS = [
     (_box("\\frac{-1}{2}"), "-\\frac{1}{2}", True),
     (_box("2.0"), "2", True),
     (_box("3\\frac{1}{2}"), "\\frac{7}{2}", True),
-    (_box("0.333"), "\\frac{1}{3}", True),
-    (_box("0.6667"), "\\frac{2}{3}", True),
+    (_box("0.333"), "\\frac{1}{3}", False),
+    (_box("0.6667"), "\\frac{2}{3}", False),
     (_box("0.6666"), "\\frac{2}{3}", False),
     (_box("0.3"), "\\frac{1}{3}", False),
     (_box("0.33"), "\\frac{1}{3}", False),
@@ -85,15 +85,15 @@ DECIMALS_FRACTIONS = [
     (_box("-\\frac{10}{9}"), "-10/9", True),
     (_box("\\frac{10}{9}"), "-10/9", False),
     (_box("\\frac{22}{7}"), "\\pi", False),
-    (_box("3.1416"), "\\pi", True),
-    (_box("3.14"), "\\pi", True),
+    (_box("3.1416"), "\\pi", False),
+    (_box("3.14"), "\\pi", False),
     (_box("3.15"), "\\pi", False),
     (_box("3.1"), "\\pi", False),  # 2 significant digits: too coarse
-    (_box("3.142"), "\\pi", True),
-    (_box("1.414"), "\\sqrt{2}", True),
-    (_box("1.41"), "\\sqrt{2}", True),
+    (_box("3.142"), "\\pi", False),
+    (_box("1.414"), "\\sqrt{2}", False),
+    (_box("1.41"), "\\sqrt{2}", False),
     (_box("1.42"), "\\sqrt{2}", False),
-    (_box("2.718"), "e", True),  # a bare `e` is Euler's number
+    (_box("2.718"), "e", False),  # a bare `e` is Euler's number
     (_box("0.1"), "\\frac{1}{10}", True),
     (_box("0.01"), "\\frac{1}{10}", False),
 ]
@@ -114,8 +114,8 @@ LATEX_VARIANTS = [
     (_box("\\textbf{5}"), "5", True),
     (_box("\\mathrm{5}"), "5", True),
     (_box("\\displaystyle \\frac{1}{2}"), "\\frac{1}{2}", True),
-    (_box("\\sqrt{4}"), "2", True),
-    (_box("\\sqrt4"), "2", True),
+    (_box("\\sqrt{4}"), "2", False),
+    (_box("\\sqrt4"), "2", False),
     (_box("\\sqrt3"), "\\sqrt{3}", True),
     (_box("\\sqrt{3}"), "\\sqrt{2}", False),
     (_box("2\\sqrt{3}"), "\\sqrt{12}", True),
@@ -137,11 +137,11 @@ LATEX_VARIANTS = [
     (_box("2 \\cdot 3"), "6", False),
     (_box("2 \\times 3"), "6", False),
     (_box("2 \\times 3"), "5", False),
-    (_box("e^{i\\pi}"), "-1", True),
-    (_box("\\log_2 8"), "3", True),
-    (_box("\\ln(e^2)"), "2", True),
-    (_box("\\sin\\frac{\\pi}{6}"), "\\frac{1}{2}", True),
-    (_box("\\cos 0"), "1", True),
+    (_box("e^{i\\pi}"), "-1", False),
+    (_box("\\log_2 8"), "3", False),
+    (_box("\\ln(e^2)"), "2", False),
+    (_box("\\sin\\frac{\\pi}{6}"), "\\frac{1}{2}", False),
+    (_box("\\cos 0"), "1", False),
     (_box("\\cos 0"), "0", False),
 ]
 
@@ -162,15 +162,15 @@ NEAR_MISSES = [
     (_box("3^{40}"), "3^{40}", True),
     (_box("3^{40}"), "3^{41}", False),
     (_box("\\frac{1}{3^{50}}"), "\\frac{1}{3^{51}}", False),
-    (_box("\\sqrt{2}"), "1.41421356", True),  # the gold is sqrt(2) rounded
+    (_box("\\sqrt{2}"), "1.41421356", False),  # the gold is sqrt(2) rounded
     (_box("1.41421356"), "\\sqrt{2}", True),
     (_box("1.41421357"), "\\sqrt{2}", False),
-    (_box("\\pi^2/6"), "1.6449", True),
-    (_box("\\pi^{2}/6"), "1.645", True),
+    (_box("\\pi^2/6"), "1.6449", False),
+    (_box("\\pi^{2}/6"), "1.645", False),
     (_box("e^{-100}"), "0", False),
     (_box("1-10^{-30}"), "1", False),
     (_box("\\frac{2^{64}-1}{2^{64}}"), "1", False),
-    (_box("2^{64}"), "18446744073709551616", True),
+    (_box("2^{64}"), "18446744073709551616", False),
     (_box("2^{64}"), "18446744073709551615", False),
 ]
 
@@ -257,7 +257,7 @@ ALGEBRA = [
     (_box("2-2p"), "2-2p", True),
     (_box("-2p+2"), "2-2p", True),
     (_box("2+2p"), "2-2p", False),
-    (_box("\\sin^2 x + \\cos^2 x"), "1", True),
+    (_box("\\sin^2 x + \\cos^2 x"), "1", False),
     (_box("\\frac{x^2-1}{x-1}"), "x+1", True),
     (_box("\\frac{x^2-1}{x+1}"), "x+1", False),
     (_box("a^2-b^2"), "(a-b)(a+b)", True),
@@ -323,6 +323,12 @@ PERCENT_UNITS = [
     (_box("20 \\text{ square units}"), "20", True),
     (_box("7 \\text{ hours}"), "7", True),
     (_box("10 \\text{ km}"), "10", True),
+    (_box("5 \\text{ triangles}"), "5", True),
+    (_box("5 \\text{ distinct values}"), "5", True),
+    (_box("6 \\text{ triangles}"), "5", False),
+    (_box("5 \\text{ or more}"), "5", False),
+    (_box("5 \\text{ thousand}"), "5", False),
+    (_box("5 \\text{ approximately}"), "5", False),
 ]
 
 SEPARATORS_SCIENTIFIC = [
@@ -351,10 +357,10 @@ COMPLEX_INFINITY = [
     (_box("3+4i"), "3+4i", True),
     (_box("4i+3"), "3+4i", True),
     (_box("3-4i"), "3+4i", False),
-    (_box("i^2"), "-1", True),
+    (_box("i^2"), "-1", False),
     (_box("\\frac{1}{i}"), "-i", True),
     (_box("\\frac{1}{i}"), "i", False),
-    (_box("(1+i)^2"), "2i", True),
+    (_box("(1+i)^2"), "2i", False),
     (_box("(1+i)^2"), "2", False),
     (_box("\\infty"), "\\infty", True),
     (_box("-\\infty"), "\\infty", False),
@@ -419,10 +425,10 @@ EXTRACTION = [
     ("", "5", False),
     ("Let me think about this problem carefully", "5", False),
     ("The answer is \\boxed{5", "5", False),  # unbalanced braces: not an answer
-    ("We found $x=2$ earlier and the result is $\\frac{3}{5}$", "\\frac{3}{5}", True),
-    ("Computing gives 3, then 4, and so 19", "19", True),
+    ("We found $x=2$ earlier and the result is $\\frac{3}{5}$", "\\frac{3}{5}", False),
+    ("Computing gives 3, then 4, and so 19", "19", False),
     ("Computing gives 3, then 4, and so 19", "4", False),
-    ("the number is not 10 which is 1,000.99€", "1000.99", True),
+    ("the number is not 10 which is 1,000.99€", "1000.99", False),
     ("Final Answer: The final answer is $28 \\%$. I hope it is correct.", "28", True),
     ("\\boxed{\\boxed{8}}", "8", True),
     ("**Final Answer**\n\\[\n\\boxed{2016}\n\\]", "2016", True),
@@ -446,7 +452,7 @@ GOLD_FORMS = [
 MIXED_FORMS = [
     ("\\boxed{3.0}", "3", True),
     ("\\boxed{50\\%}", "\\frac{1}{2}", True),
-    ("\\boxed{2/4}", "1/2", True),
+    ("\\boxed{2/4}", "1/2", False),
     ("\\boxed{10\\%}", "0.1", True),
     ("The answer is C", "\\text{(C)}", True),
     ("The answer is C", "\\text{(D)}", False),
@@ -462,7 +468,7 @@ MIXED_FORMS = [
     ("\\boxed{[1,2]}", "[1, 2]", True),
     ("\\boxed{6.02e23}", "6.02 \\times 10^{23}", True),
     ("\\boxed{3i+2}", "2+3i", True),
-    ("\\boxed{0.3333}", "1/3", True),
+    ("\\boxed{0.3333}", "1/3", False),
     ("\\boxed{1/2}", "0.5", True),
     ("\\boxed{x=3, y=2}", "x=3, y=2", True),
     ("\\boxed{x=2, y=3}", "x=3, y=2", False),
@@ -479,7 +485,7 @@ MIXED_FORMS = [
     ("\\boxed{1.50}", "1.5", True),
     ("\\boxed{\\dfrac{\\pi}{3}}", "\\frac{\\pi}{3}", True),
     ("\\boxed{60^\\circ}", "\\frac{\\pi}{3}", False),
-    ("\\boxed{\\sqrt[3]{8}}", "2", True),
+    ("\\boxed{\\sqrt[3]{8}}", "2", False),
     ("\\boxed{e^2}", "e^{2}", True),
     ("\\boxed{\\ln 2}", "\\log 2", True),
     ("\\boxed{n^2}", "n^{2}", True),
@@ -536,4 +542,320 @@ CASES: list[Case] = [
     *_tagged("extraction", EXTRACTION),
     *_tagged("gold_forms", GOLD_FORMS),
     *_tagged("mixed_forms", MIXED_FORMS),
+]
+
+
+# --- issue 12: what an adversarial policy finds by itself (each family has our own spellings) ---
+
+_U1 = "\\frac{1}{|x| - \\sqrt{x^2}}"  # undefined at every real point
+_U2 = "\\frac{x^2-1}{(x-1)(x+1)-x^2+1}"  # 0/0 wherever it is evaluated
+_U3 = "\\frac{1}{\\lceil x \\rceil - \\lfloor x \\rfloor - 1}"  # undefined off the integers
+_U4 = "\\frac{t}{\\sqrt{t^2} - |t|}"
+_U5 = "0^{-x^2}"
+_U6 = "\\frac{1}{(y+1)^2 - y^2 - 2y - 1}"
+
+UNDEFINED_EVERYWHERE = [
+    *[
+        (_box(_U1), gold, False)
+        for gold in (
+            "5",
+            "\\frac{3}{7}",
+            "\\sqrt{2}",
+            "x^2+1",
+            "\\pi",
+            "-12",
+            "\\{1, 2\\}",
+            "1, 2",
+            "[0, 1)",
+            "\\begin{pmatrix}1 & 2\\\\3 & 4\\end{pmatrix}",
+            "(1, 2, 3)",
+            "y=2x+3",
+            "\\text{(B)}",
+            "50\\%",
+            "2i+1",
+            "\\infty",
+        )
+    ],
+    *[(_box(_U2), gold, False) for gold in ("5", "x^2+1", "\\pi", "y=2x+3", "\\frac{3}{7}")],
+    *[(_box(u), "x^2+1", False) for u in (_U3, _U4, _U5, _U6)],
+    *[(_box(u), "7", False) for u in (_U3, _U4, _U5, _U6)],
+    (_box(f"\\{{{_U1}, {_U1}\\}}"), "\\{1, 2\\}", False),
+    (_box(f"({_U1}, {_U4})"), "(1, 2)", False),
+    (_box(f"[{_U2}, {_U1})"), "[0, 1)", False),
+    (_box(f"y = {_U1}"), "y = 2x + 3", False),
+    (_box(f"x > {_U1}"), "x > 3", False),
+    (
+        _box(f"\\begin{{pmatrix}}{_U1} & {_U4}\\end{{pmatrix}}"),
+        "\\begin{pmatrix}1 & 2\\end{pmatrix}",
+        False,
+    ),
+    (_box(f"x^2 + 1 + {_U1}"), "x^2+1", False),
+    (_box("\\frac{0}{0}"), "0", False),
+    (_box("\\infty - \\infty"), "0", False),
+    (_box("\\tan\\frac{\\pi}{2}"), "\\infty", False),
+    # removable or isolated singularities stay fine
+    (_box("\\frac{x^2-1}{x-1}"), "x+1", True),
+    (_box("\\frac{|x|}{x}"), "\\frac{x}{|x|}", True),
+    (_box("\\frac{1}{x-1}"), "\\frac{1}{x-1}", True),
+    (_box("\\frac{1}{1-x}"), "-\\frac{1}{x-1}", True),
+    (_box("\\sqrt{x}\\sqrt{x}"), "x", True),
+]
+
+RESTATED = [
+    *[
+        (_box(r), "391", False)
+        for r in (
+            "(17)(23)",
+            "17(23)",
+            "17 \\times 23 / 1",
+            "\\frac{17\\times23}{1}",
+            "17 \\div 1 \\times 23",
+            "17 \\times 23^{1}",
+            "17 × 23",
+            "{17} \\times {23}",
+            # ours
+            "17 \\cdot 23",
+            "17 * 23",
+            "17·23",
+            "400 - 9",
+            "391 + 0",
+            "391 \\cdot 1",
+            "\\frac{782}{2}",
+            "\\sqrt{391^2}",
+            "|-391|",
+            "\\frac{391x}{x}",
+            "x = 17 \\cdot 23",
+        )
+    ],
+    (_box("\\int_0^1 x^2\\,dx"), "\\frac13", False),
+    (_box("\\sum_{k=1}^{10} k"), "55", False),
+    (_box("\\int_{0}^{1} 3t^{2}\\,dt"), "1", False),
+    (_box("\\prod_{k=1}^{4} k"), "24", False),
+    (_box("\\lim_{n \\to \\infty} \\frac{n+1}{n}"), "1", False),
+    (_box("\\frac{d}{dx} x^3"), "3x^2", False),
+    (_box("\\int x\\,dx"), "\\frac{x^2}{2}", False),
+    (_box("\\sum_{k=0}^{\\infty} \\frac{1}{2^k}"), "2", False),
+    (_box("5!"), "120", False),
+    (_box("2^{5}"), "32", False),
+    (_box("\\binom{6}{3}"), "20", False),
+    (_box("\\{17 \\cdot 23, 2\\}"), "\\{391, 2\\}", False),
+    (_box("(1+1, 3)"), "(2, 3)", False),
+    (_box("\\begin{pmatrix}1+1 & 0\\end{pmatrix}"), "\\begin{pmatrix}2 & 0\\end{pmatrix}", False),
+    (_box("4\\arctan 1"), "\\pi", False),
+    (_box("\\frac{5}{1}"), "5", False),
+    (_box("9^{9^{9^{9}}}"), "3", False),  # refused as written, never evaluated
+    (_box("\\sin\\frac{\\pi}{3}"), "\\frac{\\sqrt{3}}{2}", False),
+    (_box("\\sqrt{-4} + 1"), "1 + 2i", False),
+    (_box("\\pi"), "3.14", False),
+    (_box("\\frac{1}{0}"), "\\infty", False),
+    (_box("\\infty - 1"), "\\infty", False),
+    # canonical forms are values
+    (_box("2^{1/2}"), "\\sqrt{2}", True),
+    (_box("0.\\overline{9}"), "1", True),
+    (_box("391"), "391", True),
+    (_box("(17)(23) = 391"), "391", True),  # a true equation ending in the value
+    (_box("x = 391"), "391", True),
+    (_box("\\frac{3}{4}"), "0.75", True),
+    (_box("-\\frac{3}{4}"), "-0.75", True),
+    (_box("2\\sqrt{3}"), "\\sqrt{12}", True),
+    (_box("\\frac{\\sqrt{3}}{2}"), "\\frac{1}{2}\\sqrt{3}", True),
+    (_box("3 + 4i"), "4i + 3", True),
+    (_box("\\frac{\\pi}{3}"), "\\frac{\\pi}{3}", True),
+    (_box("2^{-99}"), "\\frac{1}{2^{99}}", True),
+    (_box("1.5 \\times 10^{3}"), "1500", True),
+    (_box("1 - \\sqrt{2}"), "-\\sqrt{2} + 1", True),
+    (_box("\\frac{x^3}{3}"), "\\frac{1}{3}x^3", True),
+]
+
+UNKNOWN_TOKENS = [
+    (_box("7 \\bmod 3"), "3", False),
+    (_box("7 \\bmod 3"), "1", False),
+    *[
+        (_box(f"3 {op} 4"), "4", False)
+        for op in ("\\to", "\\mid", "\\lor", "\\simeq", "\\cong", "\\colon", "?")
+    ],
+    *[
+        (_box(r), "3", False)
+        for r in ("3|4", "3 \\approx 4", "\\boxed{3} 4", "\\geq 3", "3'", "3, \\ldots", "4 = 3")
+    ],
+    ("Final answer: $3$ or $4$", "3", False),
+    ("Final answer: $3$ or $4$", "4", False),
+    (_box("\\{1,\\{2\\}\\}"), "\\{1,2\\}", False),
+    # ours
+    *[
+        (_box(f"3 {op} 4"), "4", False)
+        for op in (
+            "\\pmod",
+            "\\equiv",
+            "\\implies",
+            "\\Rightarrow",
+            "\\rightarrow",
+            "\\land",
+            "\\vee",
+            "\\sim",
+            "\\propto",
+            "\\cdots",
+            ";",
+            "\\circ",
+        )
+    ],
+    *[
+        (_box(r), "3", False)
+        for r in (
+            "3 \\dots",
+            "\\approx 3",
+            "x \\approx 3",
+            "3^{\\prime}",
+            "3''",
+            "3_{4}",
+            "3 \\leq",
+            "= 3",
+            "\\lvert 3",
+            "x = 4 = 3",
+            "3 = 3 = 4",
+        )
+    ],
+    (_box("2 + 2 = 5"), "5", False),
+    ("The answer is $3$, or maybe $4$.", "4", False),
+    ("Answer: $3$, $4$", "3", False),
+    (_box("3 \\text{ or } 4"), "3", False),
+    (_box("\\{\\{1\\}, 2\\}"), "\\{1, 2\\}", False),
+    (_box("(\\{1\\}, 2)"), "(1, 2)", False),
+    # what the parser does understand still parses
+    (_box("\\lvert x \\rvert"), "|x|", True),
+    (_box("|x|"), "\\sqrt{x^2}", True),
+    (_box("\\{1, \\{2\\}\\}"), "\\{\\{2\\}, 1\\}", True),
+    (_box("2 + 2 = 4"), "4", True),
+    (_box("x = 3"), "3", True),
+    ("Answer: $3$, $4$", "3, 4", True),
+]
+
+TRUNCATED = [
+    ("First, 3 \\cdot 4 = 12, and then we need to", "12", False),
+    ("So the total is 12 and then we add the", "12", False),
+    ("We compute $3 \\cdot 4 = 12$ and next", "12", False),
+    ("<think>The sum is 12, so the answer is 12", "12", False),
+    ("<think>Let me try \\boxed{12}. Hmm, I should check", "12", False),
+    ("Let me compute $a = 12$, then", "12", False),
+    ("The first part gives $\\frac{1}{2}$ and we still need the", "\\frac{1}{2}", False),
+    ("<think>ok</think>", "12", False),
+    ("3 \\cdot 4 = 12 and", "12", False),
+    ("12 +", "12", False),
+    ("$3 \\cdot 4 = 12$, so", "12", False),
+    # marked answers, and a response that is nothing but an answer
+    ("The answer is 12.", "12", True),
+    ("**Final Answer**\n\\boxed{12}", "12", True),
+    ("12", "12", True),
+    ("$12$", "12", True),
+    ("Answer $12$", "12", True),
+    ("$28$ %", "28\\%", True),
+    ("<think>3 \\cdot 4 = 12</think>\nThe answer is $12$.", "12", True),
+]
+
+DECIMAL_DIGITS = [
+    (_box("3.1416"), "\\pi", False),
+    (_box("1.732"), "\\sqrt3", False),
+    (_box("2.718"), "e", False),
+    (_box("0.1428571429"), "\\frac17", True),
+    # ours
+    (_box("3.14159"), "\\pi", True),
+    (_box("3.14158"), "\\pi", False),
+    (_box("1.73205"), "\\sqrt{3}", True),
+    (_box("1.7321"), "\\sqrt{3}", False),
+    (_box("0.33333"), "\\frac13", False),
+    (_box("0.333333"), "\\frac13", True),
+    (_box("0.14286"), "\\frac17", False),
+    (_box("0.142857"), "\\frac17", True),
+    (_box("2.71828"), "e", True),
+    (_box("0.6931"), "\\ln 2", False),
+    (_box("(0.33, 0.5)"), "(\\frac13, \\frac12)", False),
+    (_box("\\{1.4142, 2\\}"), "\\{\\sqrt{2}, 2\\}", False),
+    (_box("\\{1.414214, 2\\}"), "\\{\\sqrt{2}, 2\\}", True),
+    (_box("0.125"), "\\frac18", True),  # exact
+    (_box("0.13"), "\\frac18", False),
+    (_box("\\frac{1}{3}"), "0.333", True),  # an exact answer to a rounded ground truth
+]
+
+SELF_CORRECTION = [
+    (
+        "Initially I got \\boxed{8}, but that double counts the pairs; "
+        "the correct count is \\boxed{6}.",
+        "6",
+        True,
+    ),
+    ("<think>Maybe \\boxed{8}? No, recount.</think>\nThe answer is \\boxed{6}.", "6", True),
+    ("<think>Maybe \\boxed{8}? No, recount.</think>\nThe answer is \\boxed{6}.", "8", False),
+    ("It is \\boxed{6} or \\boxed{8}.", "6", False),
+    ("It is either \\boxed{6} or \\boxed{8}.", "8", False),
+    # ours
+    ("So \\boxed{10}. Wait, I made an error in step 2. Redoing it: \\boxed{12}.", "12", True),
+    ("So \\boxed{10}. Wait, I made an error in step 2. Redoing it: \\boxed{12}.", "10", False),
+    ("We get \\boxed{5}. Actually, that is wrong since $x > 0$, so \\boxed{3}.", "3", True),
+    (
+        "My first try gave \\boxed{7}; however I missed a case, so the total is \\boxed{9}.",
+        "9",
+        True,
+    ),
+    ("<think>\\boxed{1}</think>\\boxed{2}", "2", True),
+    ("<think>\\boxed{1}</think>\\boxed{2}", "1", False),
+    ("The answer is \\boxed{6}, \\boxed{8}.", "6", False),
+    ("Possible answers: \\boxed{6} / \\boxed{8}", "8", False),
+    ("Either \\boxed{4}, \\boxed{5} or \\boxed{6}.", "6", False),
+    ("\\boxed{6} or perhaps \\boxed{8}", "8", False),
+    ("\\boxed{2} and \\boxed{3}", "2, 3", True),  # a ground truth with two parts
+]
+
+NOTATIONS = [
+    (_box("0.\\overline{3}"), "\\frac13", True),
+    (_box("0.(3)"), "\\frac13", True),
+    (_box("x = -2 \\text{ or } x = 3"), "-2, 3", True),
+    (_box("x = -2 \\text{ or } x = 3"), "\\{-2, 3\\}", True),
+    (_box("\\mathbb{R} \\setminus \\{2\\}"), "(-\\infty, 2) \\cup (2, \\infty)", True),
+    # ours
+    (_box("0.1\\overline{6}"), "\\frac16", True),
+    (_box("1.\\overline{142857}"), "\\frac87", True),
+    (_box("0.\\overline{3}"), "\\frac14", False),
+    (_box("0.(6)"), "0.6", False),
+    (_box("x=-2 \\quad\\text{or}\\quad x=3"), "\\{3, -2\\}", True),
+    (_box("x = -2 \\text{ or } x = 4"), "-2, 3", False),
+    (_box("x = -2 \\text{ or } y = 3"), "-2, 3", False),
+    (_box("x_1 = -2, x_2 = 3"), "-2, 3", True),
+    (_box("\\mathbb{R} \\setminus \\{3\\}"), "(-\\infty, 2) \\cup (2, \\infty)", False),
+    (_box("(-\\infty, 2) \\cup (2, \\infty)"), "\\mathbb{R} \\setminus \\{2\\}", True),
+    (_box("\\mathbb{R}"), "(-\\infty, \\infty)", True),
+    (_box("x \\le -2 \\text{ or } x \\ge 2"), "(-\\infty,-2]\\cup[2,\\infty)", True),
+    (_box("x \\le -2 \\text{ or } y \\ge 2"), "(-\\infty,-2]\\cup[2,\\infty)", False),
+    (_box("x < -2 \\text{ or } x \\ge 2"), "(-\\infty,-2]\\cup[2,\\infty)", False),
+    (_box("\\frac{-1 \\pm \\sqrt{5}}{2}"), "\\frac{-1+\\sqrt5}{2}, \\frac{-1-\\sqrt5}{2}", True),
+    (_box("\\frac{-1 \\pm \\sqrt{5}}{2}"), "\\frac{-1+\\sqrt5}{2}", False),
+    ("**5**", "5", True),
+    (_box("2, 1"), "(1, 2)", False),  # a listing answers an ordered pair only in its order
+    (_box("1, 2"), "(1, 2)", True),
+    (_box("\\{2, 1\\}"), "(1, 2)", False),
+]
+
+ANSWER_FAULTS = [
+    (_box("\\sum_{n=1}^{\\infty} n"), "3", False),
+    (_box("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}^{-1}"), "3", False),
+    (
+        _box("\\begin{pmatrix}1&2\\\\2&4\\end{pmatrix}^{-1}"),
+        "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}",
+        False,
+    ),
+    (_box("\\begin{pmatrix}1&2\\end{pmatrix} + 1"), "2", False),
+    (_box("\\int_0^\\infty x\\,dx"), "\\infty", False),
+    (_box("\\lim_{x \\to 0} \\frac{1}{x}"), "\\infty", False),
+    (_box("x > \\frac{0}{0}"), "x > 3", False),
+    (_box("\\sum_{n=1}^{\\infty} n"), "\\sum_{n=1}^{\\infty} n", True),  # the same expression
+]
+
+CASES += [
+    *_tagged("undefined_everywhere", UNDEFINED_EVERYWHERE),
+    *_tagged("restated", RESTATED),
+    *_tagged("unknown_tokens", UNKNOWN_TOKENS),
+    *_tagged("truncated", TRUNCATED),
+    *_tagged("decimal_digits", DECIMAL_DIGITS),
+    *_tagged("self_correction", SELF_CORRECTION),
+    *_tagged("notations", NOTATIONS),
+    *_tagged("answer_faults", ANSWER_FAULTS),
 ]

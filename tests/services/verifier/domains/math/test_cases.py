@@ -8,16 +8,22 @@ from __future__ import annotations
 import pytest
 
 import services.verifier.domains.math.prewarm  # noqa: F401 — quiet math-verify's warnings
+from services.verifier.domains.math.config import MathSettings
 from services.verifier.domains.math.grade import grade
 from services.verifier.domains.math.judge import judge
 from services.verifier.domains.math.verdict import Conventions
 from tests.services.verifier.domains.math.cases import CASES, Case
 
-CONVENTIONS = Conventions()
+SETTINGS = MathSettings()  # the defaults a deployment gets
+CONVENTIONS = Conventions(
+    percent=SETTINGS.percent,
+    min_rounded_digits=SETTINGS.min_rounded_digits,
+    rel_tol=SETTINGS.rel_tol,
+)
 
 
 def judge_in_process(response: str, answer: str) -> tuple[bool, str]:
-    judged = judge(response, answer, CONVENTIONS, "math_and_number")
+    judged = judge(response, answer, CONVENTIONS, SETTINGS.fallback)
     if judged.slow is not None:
         verdict = grade(*judged.slow.args(CONVENTIONS))
         return verdict.is_equal, verdict.detail

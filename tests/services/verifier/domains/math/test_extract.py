@@ -34,12 +34,37 @@ from services.verifier.domains.math.verdict import Conventions
         ("$\\frac{1}{2}$", "\\frac{1}{2}"),
         ("7,425,000", "7,425,000"),
         ("x = 3", "x = 3"),
-        ("We get $a=1$ and finally $b = 4$", "b = 4"),
-        ("Adding gives 3 and then 12", "12"),
     ],
 )
 def test_extracts_the_final_answer(response: str, expected: str) -> None:
     assert extract_answer(response, same_answer=same_answer).answer == expected
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ("We get $a=1$ and finally $b = 4$", "b = 4"),
+        ("Adding gives 3 and then 12", "12"),
+    ],
+)
+def test_lenient_fallback_takes_the_last_math_or_number(response: str, expected: str) -> None:
+    found = extract_answer(response, fallback="math_and_number", same_answer=same_answer)
+    assert found.answer == expected
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "We get $a=1$ and finally $b = 4$",
+        "First, 3 \\cdot 4 = 12, and then we need to",
+        "So the total is 12 and then we add the",
+        "<think>The sum is 12, so the answer is",
+        "<think>Let me try \\boxed{12}. Hmm, I should check",
+        "We compute $3 \\cdot 4 = 12$ and next",
+    ],
+)
+def test_by_default_an_unmarked_or_cut_off_response_has_no_answer(response: str) -> None:
+    assert extract_answer(response, same_answer=same_answer).answer is None
 
 
 def test_several_different_boxed_values_fail_as_hedging_and_name_them() -> None:
