@@ -22,6 +22,7 @@ _BOX_RE = re.compile(r"\\(?:boxed|fbox)\b\s*")
 _BRACE_RE = re.compile(r"(?<!\\)[{}]")
 _MARKER_RE = re.compile(
     r"final\s+answer\s*(?:is|:|：)"
+    r"|final\s+answer[ \t]*[*_]{1,3}[ \t]*(?:[:：][ \t]*)?(?=\S|\n)"  # a bold `**Final Answer**`
     r"|the\s+(?:final\s+)?answer\s+is\b"
     r"|^[ \t>*#_]*answer[ \t]*(?:[*_]+[ \t]*)?(?:[:：]|(?=\$|\\\[|\\\())",
     re.IGNORECASE | re.MULTILINE,

@@ -37,7 +37,11 @@ from services.verifier.domains.math.numbers import (
     rounds_to,
 )
 from services.verifier.domains.math.readable import unreadable
-from services.verifier.domains.math.unevaluated import is_value, unevaluated_reason
+from services.verifier.domains.math.unevaluated import (
+    is_value,
+    stacked_signs,
+    unevaluated_reason,
+)
 from services.verifier.domains.math.verdict import Conventions, Verdict
 
 _NORMALIZATION = NormalizationConfig(basic_latex=True, units=False, nits=False, boxed="none")
@@ -98,7 +102,8 @@ def grade(
         # the answer as written first: a refused form (`9^{9^{9^{9}}}` for 3) is never evaluated
         pred_tree = _parse_unevaluated(pred_latex)
         if pred_tree is not None and check_form:
-            refusal = unevaluated_reason(_unevaluated_gold(gold_latex), pred_tree, value)
+            signs = (stacked_signs(gold_latex), stacked_signs(pred_latex))
+            refusal = unevaluated_reason(_unevaluated_gold(gold_latex), pred_tree, value, signs)
             if refusal is not None:
                 return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
         if pred_tree is not None:
@@ -106,8 +111,9 @@ def grade(
         else:
             pred = to_sympy(pred_latex)
             if pred is not None and check_form:
+                signs = (stacked_signs(gold_latex), stacked_signs(pred_latex))
                 refusal = unevaluated_reason(
-                    _unevaluated_gold(gold_latex), _unevaluated(pred_latex), value
+                    _unevaluated_gold(gold_latex), _unevaluated(pred_latex), value, signs
                 )
                 if refusal is not None:
                     return Verdict(False, refusal, shown_gold, _show(pred, pred_latex))

@@ -152,6 +152,8 @@ def _fraction(sign: str, num: str, den: str) -> Number | None:
     denominator = int(den)
     if denominator == 0 or len(num) + len(den) > MAX_DIGITS:
         return None
+    if sign and num[:1] in ("+", "-"):
+        return None  # `-\frac{-3}{4}`: a sign on a signed number is a computation (SymPy decides)
     reduced = math.gcd(int(num), denominator) == 1 and abs(denominator) != 1
     return Number(_signed(sign, Fraction(int(num), denominator)), None, 0, reduced)
 

@@ -15,6 +15,7 @@ or derivative is refused whatever the ground truth, unless it uses the same oper
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy
@@ -45,11 +46,14 @@ def is_value(gold_value: Any) -> bool:
     return not _free_symbols(_value_parts(gold_value))
 
 
-def unevaluated_reason(gold_tree: Any, pred_tree: Any, value: bool) -> str | None:
+def unevaluated_reason(
+    gold_tree: Any, pred_tree: Any, value: bool, signs: tuple[bool, bool] = (False, False)
+) -> str | None:
     """Why the answer (`pred_tree`, unevaluated) is not an evaluated answer, or None.
 
     `gold_tree` is the ground truth unevaluated; `value` says whether it is a value (see
-    `is_value`). `pred_tree` None means the answer could not be read as written.
+    `is_value`). `pred_tree` None means the answer could not be read as written. `signs` says
+    whether the ground truth and the answer, as written, stack signs (`stacked_signs`).
     """
     is_value = value
     if pred_tree is None:
@@ -67,12 +71,28 @@ def unevaluated_reason(gold_tree: Any, pred_tree: Any, value: bool) -> str | Non
         names = ", ".join(sorted(str(s) for s in unknowns)[:3])
         return f"an expression in {names} where a value is expected"
     extra = set().union(*(forms(part) for part in parts)) - gold_forms if parts else set()
+    if signs[1] and not signs[0]:
+        extra.add("a sign on a signed number")
     if extra:
         return (
             f"not an evaluated value (uses {', '.join(sorted(extra))}, which the ground truth "
             "does not): give the value, not the computation"
         )
     return None
+
+
+# A unary sign (at the start, or after an opener, a relation or a comma) whose operand starts
+# with another sign, through any grouping: `-(-3)`, `--3`, `-\\left(+3\\right)`. The parser folds
+# such signs into the number, so the tree alone cannot show the computation.
+_STACKED_SIGNS_RE = re.compile(
+    r"(?:^|[({\[=,]|\\left[(\[])\s*[-+]\s*"
+    r"(?:(?:(?:\\left)?[({\[]|\\[dt]?frac\s*\{)\s*)*[-+]"
+)
+
+
+def stacked_signs(latex: str) -> bool:
+    """Whether the text applies a sign to a signed operand (a computation the parse hides)."""
+    return bool(_STACKED_SIGNS_RE.search(latex))
 
 
 def forms(tree: Any) -> set[str]:
@@ -107,6 +127,8 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
             found.add("unreduced fraction")
         return
     if isinstance(node, sympy.Mul) and len(node.args) == 2 and node.args[0] == -1:
+        if _negated(node.args[1]):
+            found.add("arithmetic")  # `-(-3)`: a sign on a sign is a computation
         _walk(node.args[1], found, depth + 1)  # a sign
         return
     if isinstance(node, sympy.Add | sympy.Mul):
@@ -121,7 +143,7 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
             found.add("root")
         elif exponent != -1:
             found.add("power")
-    elif isinstance(node, sympy.Function):
+    elif isinstance(node, sympy.Function | sympy.Max | sympy.Min):
         found.add(type(node).__name__)
     elif isinstance(node, sympy.Mod):
         found.add("Mod")
@@ -141,13 +163,20 @@ def _is_plain(node: Any) -> bool:
     if isinstance(node, sympy.Mul) and len(node.args) == 2:
         first, second = node.args
         if first == -1:
-            return _is_plain(second)
+            return _is_plain(second) and not _negated(second)
         if isinstance(first, sympy.Number) and isinstance(second, sympy.Pow):
             base, exponent = second.args
             if isinstance(base, sympy.Number) and exponent == -1:
                 return base != 0  # p/q
             return bool(base == 10 and isinstance(exponent, sympy.Integer))  # a x 10^k
     return False
+
+
+def _negated(node: Any) -> bool:
+    """A negative literal or a signed term: another sign on it is arithmetic, not a spelling."""
+    if isinstance(node, sympy.Number):
+        return bool(node.is_negative)
+    return isinstance(node, sympy.Mul) and len(node.args) >= 1 and node.args[0] == -1
 
 
 def _unreduced(node: Any) -> bool:

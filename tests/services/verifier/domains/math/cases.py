@@ -649,7 +649,21 @@ RESTATED = [
     (_box("\\pi"), "3.14", False),
     (_box("\\frac{1}{0}"), "\\infty", False),
     (_box("\\infty - 1"), "\\infty", False),
+    # signs on signs: the parser folds them into the number, the text still shows them
+    (_box("-(-3)"), "3", False),
+    (_box("--3"), "3", False),
+    (_box("-\\left(-3\\right)"), "3", False),
+    (_box("-\\frac{-3}{4}"), "\\frac{3}{4}", False),
+    (_box("+(-3)"), "-3", False),
+    (_box("x = -(-2)"), "2", False),
+    # functions of numbers the parser evaluates on sight
+    (_box("\\max(3, 2)"), "3", False),
+    (_box("\\min(2, 5)"), "2", False),
+    (_box("\\max\\{7, 1\\}"), "7", False),
     # canonical forms are values
+    (_box("-3"), "-3", True),
+    (_box("\\frac{-3}{4}"), "-0.75", True),
+    (_box("3 \\div 4"), "0.75", True),
     (_box("2^{1/2}"), "\\sqrt{2}", True),
     (_box("0.\\overline{9}"), "1", True),
     (_box("391"), "391", True),
@@ -745,6 +759,9 @@ TRUNCATED = [
     # marked answers, and a response that is nothing but an answer
     ("The answer is 12.", "12", True),
     ("**Final Answer**\n\\boxed{12}", "12", True),
+    ("**Final Answer**\n12", "12", True),
+    ("**Final Answer**: $\\frac{1}{2}$", "0.5", True),
+    ("__Final answer__ 7", "7", True),
     ("12", "12", True),
     ("$12$", "12", True),
     ("Answer $12$", "12", True),
