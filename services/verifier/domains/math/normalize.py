@@ -73,7 +73,9 @@ _LETTER_RE = re.compile(r"[A-Za-z]")
 _TRAILING = " \t\n.,;:"
 _WS_RE = re.compile(r"\s+")
 _CHOICE_RE = re.compile(r"^\(?\s*([A-Ja-j])\s*\)?$")
-_CHOICE_LEAD_RE = re.compile(r"^(?:option|choice|answer)?\s*\(?\s*([A-J])\s*(?:\)|\.|:|$|\s)")
+_CHOICE_LEAD_RE = re.compile(r"^(?i:option|choice|answer)?\s*\(?\s*([A-J])\s*(?:\)|\.|:|$|\s)")
+# Another choice after the leading one (`(A) or (B)`, `(A), (B)`, `A / C.`): hedging.
+_OTHER_CHOICE_RE = re.compile(r"\(\s*([A-J])\s*\)|(?:^|[\s,;/&])([A-J])(?=[).:,;/]|\s*$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,8 +262,12 @@ def choice_letter(text: str) -> str | None:
 
 def leading_choice_letter(text: str) -> str | None:
     """`(B) 42`, `B.`, `Option C` -> the letter a response chose; None if it does not lead."""
-    match = _CHOICE_LEAD_RE.match(text.strip())
-    return match.group(1) if match else None
+    text = text.strip()
+    match = _CHOICE_LEAD_RE.match(text)
+    if match is None:
+        return None
+    others = {a or b for a, b in _OTHER_CHOICE_RE.findall(text[match.end() :])}
+    return None if others - {match.group(1)} else match.group(1)
 
 
 def text_key(text: str) -> str:

@@ -393,6 +393,11 @@ TEXT_CHOICES = [
     ("Answer: B", "C", False),
     (_box("\\text{(E) } 42"), "E", True),
     (_box("\\text{(A) } 42"), "E", False),
+    # two choices named is hedging, whatever the first one is
+    ("\\boxed{\\text{(A) or (B)}}", "A", False),
+    ("\\boxed{(A), (B)}", "A", False),
+    ("The answer is (C) / (D).", "C", False),
+    ("Option C", "C", True),
 ]
 
 EXTRACTION = [
