@@ -23,9 +23,15 @@ _BRACE_RE = re.compile(r"(?<!\\)[{}]")
 _MARKER_RE = re.compile(
     r"final\s+answer\s*(?:is|:|：)"
     r"|final\s+answer[ \t]*[*_]{1,3}[ \t]*(?:[:：][ \t]*)?(?=\S|\n)"  # a bold `**Final Answer**`
-    r"|the\s+(?:final\s+)?answer\s+is\b"
+    r"|the\s+(?:final\s+)?(?:answer|solution)\s+is\b"
     r"|^[ \t>*#_]*answer[ \t]*(?:[*_]+[ \t]*)?(?:[:：]|(?=\$|\\\[|\\\())",
     re.IGNORECASE | re.MULTILINE,
+)
+# The marker after the value: `$x \geq 5$ is the solution.`, `so $12$ is our final answer`.
+_POSTFIX_MARKER_RE = re.compile(
+    r"(\$[^$\n]{1,2000}\$|\\\([^\n]{1,2000}?\\\))\s*(?:is|are)\s+(?:the|our)\s+"
+    r"(?:final\s+)?(?:answer|solution)s?\b",
+    re.IGNORECASE,
 )
 _DELIM_RE = re.compile(r"\$\$|\\\[|\\\]|\\\(|\\\)|(?<!\\)\$")
 _PROSE_RE = re.compile(r"[A-Za-z]{2,}[.,;:!?]?\s+[A-Za-z]{2,}")
@@ -99,6 +105,11 @@ def extract_answer(
                 parts=tuple(d.strip() for d in distinct),
             )
         return Extraction(boxed[-1].strip(), "boxed")
+    postfix = _last_postfix_marker(section)
+    if postfix is not None and (marker is None or postfix.start() > marker.start()):
+        span = postfix.group(1)
+        inner = span[1:-1] if span.startswith("$") else span[2:-2]
+        return Extraction(inner.strip(), "marker")
     if marker is not None:
         marked = _answer_after(section, marker.end())
         if marked:
@@ -320,6 +331,12 @@ def _last_marker(response: str) -> re.Match[str] | None:
     for last in _MARKER_RE.finditer(response):  # noqa: B007 — we want the last match
         pass
     return last
+
+
+def _last_postfix_marker(section: str) -> re.Match[str] | None:
+    """The last `$value$ is the answer` in the last 4,000 characters (the answer comes last)."""
+    matches = list(_POSTFIX_MARKER_RE.finditer(section, max(0, len(section) - 4000)))
+    return matches[-1] if matches else None
 
 
 def _answer_after(response: str, start: int) -> str | None:
