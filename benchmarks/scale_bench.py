@@ -4,13 +4,13 @@ and the endpoint-list client, side by side in one run.
     .venv/bin/python -m benchmarks.scale_bench                 # R = 1, 2 (uvicorn) + Ray Serve
     .venv/bin/python -m benchmarks.scale_bench --replicas 1 2 4 8 --no-ray   # a bigger machine
 
-Replicas: R independent `rlvr-verifier` processes, replica r pinned to CPU r (`taskset`), each
-with one math worker and a one-container sandbox pool (each sandbox container gets one CPU), and
-the endpoint-list client spreading chunks over them. Scaling efficiency is T(R) / (R * T(1)).
+Replicas: R independent `rlvr-verifier` processes, replica r pinned to CPU r (`taskset`, and its
+sandbox container through Docker's cpuset), each with one math worker and a one-container
+sandbox pool, and the endpoint-list client spreading chunks over them. Scaling efficiency is T(R) / (R * T(1)).
 Math items are all distinct (no verdict cache hits): integers, fractions and expressions that
 need SymPy. Code items carry 8 `call` tests of a small function. The Serve hop: the same R = 1
 replica behind a one-node Ray Serve proxy against direct uvicorn (neither pinned). The
-endpoint-list path: one service reached through two URLs (127.0.0.1 and localhost) against one.
+endpoint-list path: one service reached through two URLs (127.0.0.1 and 127.1) against one.
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ def pinned_replicas(count: int) -> Iterator[list[str]]:
     with ExitStack() as stack:
         urls = []
         for replica in range(count):
-            service = stack.enter_context(live_service(REPLICA_ENV))
+            core = {"VERIFIER_CODE__SANDBOX__CPUSET_CPUS": str(replica % cpus)}
+            service = stack.enter_context(live_service({**REPLICA_ENV, **core}))
             subprocess.run(
                 ["taskset", "-a", "-p", "-c", str(replica % cpus), str(service.process.pid)],
                 check=True,
@@ -203,7 +204,7 @@ def hop_rows(args: argparse.Namespace, rng: random.Random) -> list[tuple[str, fl
     with pinned_replicas(1) as [url]:
         asyncio.run(timed([url], "math", math_items(256, rng)))
         one = asyncio.run(timed([url], "math", math_items(n, rng)))
-        alias = url.replace("127.0.0.1", "localhost")
+        alias = url.replace("127.0.0.1", "127.1")  # the same address, another origin
         two = asyncio.run(timed([url, alias], "math", math_items(n, rng)))
         rows.append(("endpoint list (2 URLs, 1 service) vs 1 URL, math", n / one, n / two))
     if args.ray:  # neither side pinned: Ray's own processes need the machine too

@@ -13,6 +13,11 @@ class DockerSandboxSettings(BaseModel):
     memory_mb: int = Field(1024, ge=128, description="Container memory limit (cgroup).")
     pids_limit: int = Field(128, ge=16, description="Container process limit (cgroup).")
     cpus: float = Field(1.0, gt=0, description="CPU share of one container (nano_cpus).")
+    cpuset_cpus: str | None = Field(
+        None,
+        description="CPUs the containers may run on (Docker's cpuset, e.g. `0-3`): keeps code "
+        "on the cores given to it, apart from math workers and the trainer.",
+    )
     tmpfs_mb: int = Field(64, ge=8, description="Size of the only writable place, /tmp.")
     output_limit_bytes: int = Field(
         1 << 20, ge=1024, description="Captured stdout/stderr kept per run; more is a failure."

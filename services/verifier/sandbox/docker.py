@@ -91,7 +91,9 @@ def hardened_container_args(
     settings: DockerSandboxSettings, labels: dict[str, str], uid: int
 ) -> dict[str, Any]:
     """The container's isolation, in one place (docs: Code verifier, "Containers")."""
+    pinned = {"cpuset_cpus": settings.cpuset_cpus} if settings.cpuset_cpus else {}
     return {
+        **pinned,
         **locked_down(
             uid=uid,
             labels=labels,
