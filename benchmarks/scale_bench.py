@@ -6,7 +6,8 @@ and the endpoint-list client, side by side in one run.
 
 Replicas: R independent `rlvr-verifier` processes, replica r pinned to CPU r (`taskset`, and its
 sandbox container through Docker's cpuset), each with one math worker and a one-container
-sandbox pool, and the endpoint-list client spreading chunks over them. Scaling efficiency is T(R) / (R * T(1)).
+sandbox pool, and the endpoint-list client spreading chunks over them. Scaling efficiency is
+T(R) / (R * T(1)).
 Math items are all distinct (no verdict cache hits): integers, fractions and expressions that
 need SymPy. Code items carry 8 `call` tests of a small function. The Serve hop: the same R = 1
 replica behind a one-node Ray Serve proxy against direct uvicorn (neither pinned). The
