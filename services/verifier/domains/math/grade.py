@@ -17,7 +17,6 @@ import functools
 import random
 import re
 import time
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -884,6 +883,3 @@ def _show(value: Any, latex: str) -> str:
     except ValueError:  # an integer too long to print (2006!): show what was written
         text = latex
     return text if len(text) <= 200 else text[:199] + "…"
-
-
-GradeFn = Callable[..., Verdict]

@@ -79,14 +79,6 @@ _RELATIONS = {
 _STRUCTURE_TOKENS = {",", "[", "]", "\\{", "\\}", "=", "<", ">", *_RELATIONS, "\\pm", "\\cup"}
 
 
-def parse_scalar(latex: str) -> Any:
-    """A scalar expression; `Unsupported` for anything else."""
-    tokens = _tokenize(latex)
-    if any(t in _STRUCTURE_TOKENS for t in tokens):
-        raise Unsupported("structure or relation")
-    return _parse_all(tokens)
-
-
 def parse_answer(latex: str) -> Any:
     """A scalar, a relation (`y = 2x + 3`, `x \\geq 5`), `a \\pm b`, or a flat list/tuple/set/
     interval of scalars (`(1, 2)`, `[0, 1)`, `\\{1, 2\\}`, `-2, 1`); `Unsupported` otherwise."""
