@@ -37,6 +37,7 @@ def _math(item_id: str, rng: random.Random) -> WorkItem:
         payload = {"response": f"Adding up, we get \\boxed{{{k}}}.", "answer": str(k)}
         return WorkItem(payload, Expected(frozenset({"passed"}), 1.0, "math-int"))
     if roll < 0.65:
+        k |= 1  # odd: the fraction is in lowest terms (`\\frac{782}{2}` for 391 is refused)
         payload = {"response": f"The answer is $\\frac{{{k}}}{{2}}$", "answer": f"{k / 2}"}
         return WorkItem(payload, Expected(frozenset({"passed"}), 1.0, "math-frac"))
     if roll < 0.90:
