@@ -117,7 +117,7 @@ class LeanContainers:
             except ImageNotFound:
                 return (
                     f"no Lean toolchain: image {self.settings.sandbox.image} not found (build it: "
-                    "docker build -t rlvr-lean:latest -f docker/lean/Dockerfile .)"
+                    "docker compose --profile lean build lean-image)"
                 )
             except DockerException as exc:
                 return f"Lean sandbox unavailable: {exc}"
