@@ -114,11 +114,13 @@ def deployed(docker_engine: None, tmp_path_factory: pytest.TempPathFactory) -> I
             log.close()
 
 
-def _mixed_batch(n: int) -> list[dict]:
+def _mixed_batch(n: int, code_prelude: str = "") -> list[dict]:
+    """Every third item is code (passing on even indices), the rest math; `code_prelude` runs
+    before each code item, so a test can set how long the batch takes."""
     items: list[dict] = []
     for i in range(n):
         if i % 3 == 0:
-            body = ADD if i % 2 == 0 else ADD.replace("a + b", "a - b")
+            body = code_prelude + (ADD if i % 2 == 0 else ADD.replace("a + b", "a - b"))
             items.append({"domain": "code", "code": body, "language": "python", "tests": ADD_TESTS})
         else:
             items.append(
@@ -149,19 +151,22 @@ def test_killing_a_node_mid_load_loses_no_item_and_the_replica_comes_back(
     deployed: Deployed,
 ) -> None:
     n = 600
+    # Each code item sleeps, so the 200 code items keep both replicas busy for at least
+    # 200 x 0.15 s / 2 = 15 s however fast the machine: the kill lands mid-batch.
+    slow = "import time\ntime.sleep(0.15)\n"
     outcome: dict[str, object] = {}
     with VerifierClient(deployed.url, chunk_size=8, max_concurrency=4) as client:
 
         def load() -> None:
             try:
-                outcome["results"] = client.verify(_mixed_batch(n))
+                outcome["results"] = client.verify(_mixed_batch(n, slow))
             except BaseException as exc:  # reported below
                 outcome["error"] = exc
 
         worker = threading.Thread(target=load)
         worker.start()
         time.sleep(3)  # the batch is under way on both replicas
-        assert worker.is_alive(), "the batch ended before the node could be killed"
+        assert worker.is_alive(), f"the batch ended before the node could be killed: {outcome}"
         doomed = deployed.cluster.nodes[1]
         owners_before = _owners(SECOND_ENGINE)
         doomed.kill()
