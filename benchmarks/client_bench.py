@@ -17,10 +17,10 @@ import statistics
 import time
 from collections import Counter
 
-from services.verifier.adapters.trl import make_reward_function
-from services.verifier.domains.math.config import MathSettings
-from services.verifier.domains.math.verifier import open_math_verifier
-from services.verifier.schemas.math import MathItem
+from rlvr.adapters.trl import make_reward_function
+from rlvr.schemas.math import MathItem
+from rlvr.verifier.domains.math.config import MathSettings
+from rlvr.verifier.domains.math.verifier import open_math_verifier
 from tests.support.server import running_service
 
 

@@ -34,13 +34,13 @@ from transformers import TrainerCallback
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from trainer.data import (  # noqa: E402
+from rlvr_train.data import (  # noqa: E402
     EVAL_SEED_OFFSET,
     read_jsonl,
     reasoning_gym_records,
     write_jsonl,
 )
-from trainer.records import TaskRecord  # noqa: E402
+from rlvr_train.records import TaskRecord  # noqa: E402
 
 # Sums and differences of 2-3 numbers: learnable from scratch in minutes (1 digit on a CPU).
 _ARITHMETIC = 'basic_arithmetic?min_terms=2&max_terms=3&operators=["+","-"]&min_digits=1'
@@ -164,7 +164,7 @@ class LocalVerifier:
                 sys.executable,
                 "-m",
                 "uvicorn",
-                "services.verifier.app:create_app_from_env",
+                "rlvr.verifier.app:create_app_from_env",
                 "--factory",
                 "--port",
                 str(self.port),
@@ -244,11 +244,11 @@ def main() -> None:
     import torch
     from trl import GRPOConfig, SFTConfig
 
-    from trainer.config import DataArguments, ModelArguments, RewardArguments, SamplingArguments
-    from trainer.grpo import corpus_of, run_grpo
-    from trainer.models import build_tiny_model
-    from trainer.sampling import evaluate
-    from trainer.sft import train_sft
+    from rlvr_train.config import DataArguments, ModelArguments, RewardArguments, SamplingArguments
+    from rlvr_train.grpo import corpus_of, run_grpo
+    from rlvr_train.models import build_tiny_model
+    from rlvr_train.sampling import evaluate
+    from rlvr_train.sft import train_sft
 
     out = Path(os.environ.get("OUT") or "outputs/gpu_grpo")
     out.mkdir(parents=True, exist_ok=True)

@@ -55,6 +55,6 @@ done
 export PYTHONPATH="$SITE:$PWD${PYTHONPATH:+:$PYTHONPATH}"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_DATASETS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 
-"$PY" -c "import trl, datasets, fastapi, uvicorn, services.verifier.app, trainer.grpo; print('imports ok: trl', trl.__version__, 'datasets', datasets.__version__)"
+"$PY" -c "import trl, datasets, fastapi, uvicorn, rlvr.verifier.app, rlvr_train.grpo; print('imports ok: trl', trl.__version__, 'datasets', datasets.__version__)"
 "$PY" -c "import torch; print('cuda:', torch.cuda.is_available(), torch.cuda.get_device_name(0) if torch.cuda.is_available() else '')"
 OUT="$OUT" "$PY" -u benchmarks/gpu_grpo.py 2>&1 | tee "$OUT/log.txt" | grep --line-buffered -v -E "Warning|warnings.warn|it/s\]|^\s*$"

@@ -35,11 +35,11 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from services.verifier.client import AsyncVerifierClient  # noqa: E402
+from rlvr.client import AsyncVerifierClient  # noqa: E402
 from tests.support.ray_cluster import ray_cluster  # noqa: E402
 from tests.support.server import free_port, live_service  # noqa: E402
 
-DEPLOY = [sys.executable, "-m", "services.verifier.cli", "serve", "--ray", "--ray-address"]
+DEPLOY = [sys.executable, "-m", "rlvr.verifier.cli", "serve", "--ray", "--ray-address"]
 REPLICA_ENV = {
     "VERIFIER_MATH__WORKERS": "1",
     "VERIFIER_CODE__POOL_SIZE": "1",

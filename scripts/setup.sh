@@ -28,7 +28,7 @@ echo "==> installing Python packages"
 # OpenRLHF's rollout code and verl's reward managers, for the adapter tests against their real
 # code; --no-deps: not their vLLM/DeepSpeed/GPU stacks.
 .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps openrlhf==0.11.2 verl==0.9.1 2>&1 | grep -v "is ignored" || true
-.venv/bin/python -c "import services.verifier.app, trl, torch, openrlhf.utils.agent, verl" >/dev/null
+.venv/bin/python -c "import rlvr.verifier.app, trl, torch, openrlhf.utils.agent, verl" >/dev/null
 
 if command -v dockerd >/dev/null 2>&1; then
   echo "==> Docker engine and images"

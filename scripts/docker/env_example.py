@@ -93,7 +93,7 @@ COMPOSE_VARIABLES: list[tuple[str, str, str]] = [
         "of the tiny model).",
     ),
 ]
-# Read by the client and trainer (services/verifier/client), not by the service.
+# Read by the client and trainer (services/rlvr/client), not by the service.
 CLIENT_VARIABLES: list[tuple[str, str, str]] = [
     (
         "VERIFIER_URL",
@@ -143,7 +143,7 @@ def _block(variable: str, default: str, description: str) -> list[str]:
 
 
 def render() -> str:
-    from services.verifier.settings import VerifierSettings
+    from rlvr.verifier.settings import VerifierSettings
 
     lines = [
         "# Every setting of rlvr, with its default. Copy to `.env` and uncomment what you change.",
@@ -178,7 +178,7 @@ END = "      # <<< generated\n"
 
 def compose_environment() -> str:
     """The verifier's `environment:` entries: every setting, bare (pass-through when set)."""
-    from services.verifier.settings import VerifierSettings
+    from rlvr.verifier.settings import VerifierSettings
 
     entries = []
     for variable, _, _ in setting_lines(VerifierSettings, "VERIFIER_"):

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from services.verifier.settings import VerifierSettings
+from rlvr.verifier.settings import VerifierSettings
 from tests.deploy.files import (
     REPO_ROOT,
     compose,
@@ -37,7 +37,7 @@ def test_file_has_no_version_key_and_only_features_both_composes_read() -> None:
 def test_the_lean_image_is_built_under_its_own_profile_as_the_verifier_expects() -> None:
     """Building it downloads Lean, so only `--profile lean` does; its tag is the one the verifier
     starts REPL containers from (VERIFIER_LEAN__SANDBOX__IMAGE, same default)."""
-    from services.verifier.domains.lean.config import LeanSandboxSettings
+    from rlvr.verifier.domains.lean.config import LeanSandboxSettings
 
     lean = compose()["services"]["lean-image"]
     assert lean["profiles"] == ["lean"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from unittest import mock
 
-from services.verifier.settings import VerifierSettings
+from rlvr.verifier.settings import VerifierSettings
 from tests.deploy.files import REPO_ROOT, dockerfile_instructions
 
 
@@ -57,7 +57,7 @@ def test_image_env_defaults_are_valid_settings() -> None:
 
 
 def test_pinned_lean_versions_match_the_lean_settings_everywhere() -> None:
-    from services.verifier.domains.lean import config
+    from rlvr.verifier.domains.lean import config
 
     pins = {
         "LEAN_TOOLCHAIN": config.DEFAULT_LEAN_TOOLCHAIN,

@@ -11,7 +11,7 @@ from unittest import mock
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from services.verifier.settings import VerifierSettings
+from rlvr.verifier.settings import VerifierSettings
 from tests.deploy.files import (
     REPO_ROOT,
     documented_variables,

@@ -11,8 +11,8 @@ import pytest
 import yaml
 from ray.serve.schema import ServeDeploySchema
 
-from services.verifier.scaleout.config import RayServeSettings
-from services.verifier.scaleout.ray_app import build_app, replica_environment
+from rlvr.verifier.scaleout.config import RayServeSettings
+from rlvr.verifier.scaleout.ray_app import build_app, replica_environment
 from tests.deploy.files import REPO_ROOT
 
 SERVE_CONFIG = REPO_ROOT / "deploy" / "ray" / "serve.yaml"
@@ -41,7 +41,7 @@ def _load(path: Path) -> dict[str, Any]:
 def test_the_serve_config_is_valid_for_serve_and_builds_our_application() -> None:
     config = ServeDeploySchema.model_validate(_load(SERVE_CONFIG))
     [application] = config.applications
-    assert application.import_path == "services.verifier.scaleout.ray_app:build_app"
+    assert application.import_path == "rlvr.verifier.scaleout.ray_app:build_app"
     assert config.proxy_location.value == "EveryNode"
     settings = RayServeSettings.model_validate(application.args)
     assert settings.max_ongoing_requests > 5  # Serve's default would starve batch requests

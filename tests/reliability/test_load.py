@@ -19,7 +19,7 @@ import httpx
 import psutil
 import pytest
 
-from services.verifier.client import AsyncVerifierClient
+from rlvr.client import AsyncVerifierClient
 from tests.reliability.workload import WorkItem, mixed_workload
 from tests.support.server import LiveService, live_service
 

@@ -18,7 +18,7 @@ import docker
 import httpx
 import pytest
 
-from services.verifier.client import VerifierClient
+from rlvr.client import VerifierClient
 from tests.support.ray_cluster import RayCluster, ray_cluster
 from tests.support.server import REPO_ROOT, free_port
 
@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.docker, pytest.mark.slow]
 FIRST_ENGINE = "unix:///var/run/docker.sock"
 SECOND_ENGINE = "unix:///run/rlvr-docker2.sock"
 NODE_RESOURCES = '{"rlvr_docker": 1}'
-DEPLOY = [sys.executable, "-m", "services.verifier.cli", "serve", "--ray"]
+DEPLOY = [sys.executable, "-m", "rlvr.verifier.cli", "serve", "--ray"]
 ADD = "def add(a, b):\n    return a + b\n"
 ADD_TESTS = [
     {"kind": "call", "fn": "add", "args": [2, 3], "expected": 5},

@@ -1,10 +1,10 @@
-"""Model builders only tests need (the runtime's built-ins live in `trainer.models`)."""
+"""Model builders only tests need (the runtime's built-ins live in `rlvr_train.models`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from trainer.models import train_tiny_tokenizer
+from rlvr_train.models import train_tiny_tokenizer
 
 
 def tiny_reward_model(path: Path, corpus: list[str]) -> Path:

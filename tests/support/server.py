@@ -61,7 +61,7 @@ def live_service(
             sys.executable,
             "-m",
             "uvicorn",
-            "services.verifier.app:create_app_from_env",
+            "rlvr.verifier.app:create_app_from_env",
             "--factory",
             "--host",
             "127.0.0.1",

@@ -1,0 +1,271 @@
+"""TRL reward functions backed by the verifier service: `math_reward`, `verify_reward`, ….
+
+    from rlvr.adapters.trl import math_reward          # uses $VERIFIER_URL
+    GRPOTrainer(model, reward_funcs=[math_reward], train_dataset=ds)  # ds has an `answer` column
+
+Each function has TRL's signature `(prompts, completions, **dataset_columns)` and is `async`, so
+TRL gathers it concurrently with other async rewards. Completions may be plain or chat. A
+verifier `error` becomes `None`, which TRL leaves out of the group baseline instead of learning
+from a fake zero. When TRL passes `log_metric`, each call logs how many items got each status
+(`<name>/passed`, `<name>/failed`, `<name>/timed_out`, `<name>/error`: counts per call, which
+TRL averages over a logging step), and with `log_extra` each sample's verdict goes to TRL's
+completions table (`<name>/status`, `<name>/detail`).
+
+Dataset columns read, per function (the completion is always sent as the item's `response`):
+- `math_reward`: `answer` (the ground truth); optional `timeout_s`.
+- `code_reward`: `tests` (a list of test objects, or that list JSON-encoded); optional
+  `language`, `timeout_s`, `memory_mb`. The server runs the last fenced code block.
+- `lean_reward`: `statement`; optional `header`, `timeout_s`. The server checks the last
+  ```lean block.
+- `verify_reward`: `domain` per row ("math" | "code" | "lean") plus that domain's columns (None
+  where a row does not use one); or a `label` column in the OpenRLHF/verl format (a plain
+  ground-truth string, or a JSON object with `domain` and that domain's fields).
+
+The module-level functions read `$VERIFIER_URL` / `$VERIFIER_API_KEY` on first use;
+`make_reward_function` / `make_reward_functions` build the same for an explicit URL or client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import weakref
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from rlvr.adapters._completions import completion_text
+from rlvr.client import AsyncVerifierClient, ConfigurationError, VerifierClientError
+from rlvr.schemas.common import ItemResult, Status
+from rlvr.schemas.verify import LabelError, item_from_label, label_text
+
+log = logging.getLogger(__name__)
+
+Domain = Literal["math", "code", "lean", "mixed"]
+OnUnavailable = Literal["raise", "none"]
+RewardFunction = Callable[..., Awaitable[list[float | None]]]
+
+
+# ---- building items from TRL's arguments (pure) -------------------------------------------------
+
+
+def _column(columns: Mapping[str, Any], name: str, n: int, reward_name: str) -> list[Any]:
+    values = columns.get(name)
+    if values is None:
+        raise ConfigurationError(f"{reward_name} needs a `{name}` dataset column")
+    if len(values) != n:
+        raise ConfigurationError(f"column `{name}` has {len(values)} rows for {n} completions")
+    return list(values)
+
+
+# Per domain: the column that must be there, then the optional columns copied when not None.
+DOMAIN_COLUMNS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "math": ("answer", ("timeout_s",)),
+    "code": ("tests", ("language", "timeout_s", "memory_mb", "stop_on_first_failure")),
+    "lean": ("statement", ("header", "timeout_s")),
+}
+
+
+def _cell(name: str, value: Any) -> Any:
+    """A dataset cell as the wire wants it: `tests` may be stored JSON-encoded; answers as text."""
+    if name == "tests" and isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise ConfigurationError(f"`tests` cell is not JSON: {exc}") from exc
+    if name == "answer" and not isinstance(value, str):
+        return str(value)
+    return value
+
+
+def domain_item(domain: str, text: str, columns: Mapping[str, Any], row: int) -> dict[str, Any]:
+    """The item of one row of `domain`, from its completion text and the dataset columns."""
+    if domain not in DOMAIN_COLUMNS:
+        raise ConfigurationError(f"row {row}: unknown domain {domain!r}; expected math/code/lean")
+    required, optional = DOMAIN_COLUMNS[domain]
+    values = columns.get(required)
+    if values is None or values[row] is None:
+        raise ConfigurationError(f"row {row} ({domain}) needs a `{required}` dataset column")
+    item: dict[str, Any] = {"response": text, required: _cell(required, values[row])}
+    for name in optional:
+        column = columns.get(name)
+        if column is not None and column[row] is not None:
+            item[name] = _cell(name, column[row])
+    return item
+
+
+def _single_domain(
+    domain: str,
+) -> Callable[[Sequence[str], Mapping[str, Any]], list[dict[str, Any]]]:
+    def build(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[str, Any]]:
+        required = DOMAIN_COLUMNS[domain][0]
+        _column(columns, required, len(texts), f"{domain}_reward")  # a clear error if missing
+        return [domain_item(domain, text, columns, row) for row, text in enumerate(texts)]
+
+    return build
+
+
+def mixed_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Items for `/verify`, one per completion, from a `domain` column or a `label` column."""
+    n = len(texts)
+    if columns.get("domain") is None and columns.get("label") is not None:
+        labels = _column(columns, "label", n, "verify_reward")
+        try:
+            return [
+                item_from_label(label_text(label), text)
+                for label, text in zip(labels, texts, strict=True)
+            ]
+        except LabelError as exc:
+            raise ConfigurationError(f"verify_reward: bad `label` column: {exc}") from exc
+    domains = _column(columns, "domain", n, "verify_reward")
+    return [
+        {"domain": domain, **domain_item(domain, text, columns, row)}
+        for row, (domain, text) in enumerate(zip(domains, texts, strict=True))
+    ]
+
+
+def status_counts(results: Sequence[ItemResult]) -> dict[str, int]:
+    counts = Counter(r.status for r in results)
+    return {status.value: counts.get(status, 0) for status in Status}
+
+
+# ---- the client each event loop uses ------------------------------------------------------------
+
+
+class _ClientPerLoop:
+    """One `AsyncVerifierClient` per event loop (TRL runs async rewards on its own loop thread;
+    an httpx async client must not be shared across loops). A given client is used as is."""
+
+    def __init__(self, client: AsyncVerifierClient | None, kwargs: Mapping[str, Any]) -> None:
+        self._fixed = client
+        self._kwargs = dict(kwargs)
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncVerifierClient]
+        self._clients = weakref.WeakKeyDictionary()
+
+    def get(self) -> AsyncVerifierClient:
+        if self._fixed is not None:
+            return self._fixed
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            client = self._clients[loop] = AsyncVerifierClient(**self._kwargs)
+        return client
+
+
+# ---- the reward functions -----------------------------------------------------------------------
+
+
+_BUILDERS: dict[str, Callable[[Sequence[str], Mapping[str, Any]], list[dict[str, Any]]]] = {
+    "math": _single_domain("math"),
+    "code": _single_domain("code"),
+    "lean": _single_domain("lean"),
+    "mixed": mixed_items,
+}
+_DEFAULT_NAMES = {
+    "math": "math_reward",
+    "code": "code_reward",
+    "lean": "lean_reward",
+    "mixed": "verify_reward",
+}
+
+
+def make_reward_function(
+    domain: Domain,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    client: AsyncVerifierClient | None = None,
+    name: str | None = None,
+    on_unavailable: OnUnavailable = "raise",
+    **client_kwargs: Any,
+) -> RewardFunction:
+    """An async TRL reward function for `domain` ("math", "code", "lean", or "mixed": `/verify`).
+
+    Args:
+        base_url, api_key, client_kwargs: for the `AsyncVerifierClient` built per event loop
+            (default: `$VERIFIER_URL`, `$VERIFIER_API_KEY`); or pass a ready `client`.
+        name: The function's `__name__`, which TRL uses as the metric name.
+        on_unavailable: When the whole call fails (service down after retries, deadline):
+            "raise" (default: TRL stops, loudly) or "none" (every sample gets None and the
+            step goes on without this reward; logged as a warning).
+    """
+    if domain not in _BUILDERS:
+        raise ConfigurationError(f"unknown domain {domain!r}; expected one of {sorted(_BUILDERS)}")
+    build = _BUILDERS[domain]
+    fn_name = name or _DEFAULT_NAMES[domain]
+    clients = _ClientPerLoop(client, {"base_url": base_url, "api_key": api_key, **client_kwargs})
+
+    async def reward(
+        prompts: Sequence[Any], completions: Sequence[Any], **columns: Any
+    ) -> list[float | None]:
+        texts = [completion_text(c) for c in completions]
+        items = build(texts, columns)
+        verifier = clients.get()
+        try:
+            results: Sequence[ItemResult]
+            if domain == "math":
+                results = await verifier.math(items)
+            elif domain == "code":
+                results = await verifier.code(items)
+            elif domain == "lean":
+                results = await verifier.lean(items)
+            else:
+                results = await verifier.verify(items)
+        except VerifierClientError as exc:
+            if on_unavailable == "raise" or isinstance(exc, ConfigurationError):
+                raise
+            log.warning(
+                "%s: verifier unavailable, %d samples get None: %s", fn_name, len(texts), exc
+            )
+            return [None] * len(texts)
+        log_metric = columns.get("log_metric")
+        if callable(log_metric):
+            for status, count in status_counts(results).items():
+                log_metric(f"{fn_name}/{status}", float(count))
+        log_extra = columns.get("log_extra")
+        if callable(log_extra):  # per-sample columns of TRL's completions table
+            log_extra(f"{fn_name}/status", [r.status.value for r in results])
+            log_extra(f"{fn_name}/detail", [r.detail for r in results])
+        return [r.reward for r in results]
+
+    reward.__name__ = reward.__qualname__ = fn_name
+    reward.__doc__ = f"TRL reward ({domain}) from the rlvr verifier service."
+    return reward
+
+
+def make_reward_functions(
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    client: AsyncVerifierClient | None = None,
+    on_unavailable: OnUnavailable = "raise",
+    **client_kwargs: Any,
+) -> dict[str, RewardFunction]:
+    """All reward functions for one service, by name (`math_reward`, `verify_reward`, …)."""
+    return {
+        _DEFAULT_NAMES[d]: make_reward_function(
+            d,  # type: ignore[arg-type]
+            base_url=base_url,
+            api_key=api_key,
+            client=client,
+            on_unavailable=on_unavailable,
+            **client_kwargs,
+        )
+        for d in _BUILDERS
+    }
+
+
+math_reward = make_reward_function("math")
+code_reward = make_reward_function("code")
+lean_reward = make_reward_function("lean")
+verify_reward = make_reward_function("mixed")
+
+__all__ = [
+    "code_reward",
+    "lean_reward",
+    "make_reward_function",
+    "make_reward_functions",
+    "math_reward",
+    "verify_reward",
+]

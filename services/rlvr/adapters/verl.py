@@ -1,0 +1,154 @@
+"""verl reward functions backed by the verifier service: `compute_score` and its variants.
+
+Point verl's custom reward function at this file:
+
+    custom_reward_function.path=services/rlvr/adapters/verl.py
+    custom_reward_function.name=compute_score          # or compute_score_batch / _async
+
+`ground_truth` uses the same label format as `/openrlhf`: a plain string is a math ground truth;
+a JSON object (or a dict) with `domain` carries that domain's fields. The result is a dict:
+`score` (the reward; `error_score`, default 0.0, for a verifier error because verl cannot drop a
+sample) plus numeric verdict fields `passed`, `failed`, `timed_out`, `verifier_error` (0/1) that
+verl collects into `reward_extra_info`. They are numbers, not strings, so verl can average them.
+
+The service URL and key come from `base_url=` / `api_key=` keyword arguments (verl passes
+`custom_reward_function.reward_kwargs` through) or `$VERIFIER_URL` / `$VERIFIER_API_KEY`; one
+client per process and URL (verl's reward workers are processes). `compute_score_batch` sends a
+whole batch in one (chunked, concurrent) call, for verl's `BatchRewardManager`;
+`compute_score_async` is for verl's async reward loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from rlvr.adapters._coalesce import Coalescer
+from rlvr.client import AsyncVerifierClient, ConfigurationError, VerifierClient
+from rlvr.schemas.common import ItemResult, Status
+from rlvr.schemas.verify import (
+    VERIFY_ITEM_ADAPTER,
+    LabelError,
+    VerifyResult,
+    item_from_label,
+    label_text,
+)
+from rlvr.verifier.domains.template_tokens import strip_end_tokens
+
+_lock = threading.Lock()
+_sync_clients: dict[tuple[int, str | None, str | None], VerifierClient] = {}
+_coalescers: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop,
+    dict[tuple[str | None, str | None], Coalescer[dict[str, Any], VerifyResult]],
+] = weakref.WeakKeyDictionary()
+
+
+def _sync_client(base_url: str | None, api_key: str | None) -> VerifierClient:
+    # Keyed by pid: a forked worker must not reuse its parent's connections.
+    key = (os.getpid(), base_url, api_key)
+    with _lock:
+        client = _sync_clients.get(key)
+        if client is None:
+            client = _sync_clients[key] = VerifierClient(base_url, api_key=api_key)
+        return client
+
+
+def _coalescer(
+    base_url: str | None, api_key: str | None
+) -> Coalescer[dict[str, Any], VerifyResult]:
+    """Per event loop and service: concurrent single-sample calls go out as one batch."""
+    per_loop = _coalescers.setdefault(asyncio.get_running_loop(), {})
+    coalescer = per_loop.get((base_url, api_key))
+    if coalescer is None:
+        client = AsyncVerifierClient(base_url, api_key=api_key)
+        coalescer = per_loop[(base_url, api_key)] = Coalescer(client.verify)
+    return coalescer
+
+
+def item_for(solution_str: str, ground_truth: Any) -> dict[str, Any]:
+    """The `/verify` item for one sample (pure). Trailing chat-template tokens (a response
+    decoded with special tokens kept ends in `<|im_end|>`) are not the candidate's text."""
+    if isinstance(ground_truth, Mapping):
+        ground_truth = dict(ground_truth)
+    return item_from_label(label_text(ground_truth), strip_end_tokens(solution_str))
+
+
+def checked_item(solution_str: str, ground_truth: Any) -> dict[str, Any]:
+    """`item_for`, validated here so a bad label fails its own sample, not a coalesced batch."""
+    try:
+        item = item_for(solution_str, ground_truth)
+        VERIFY_ITEM_ADAPTER.validate_python(item)
+    except (ValidationError, LabelError) as exc:
+        raise ConfigurationError(f"bad ground_truth for the verifier: {exc}") from exc
+    return item
+
+
+def score_dict(result: ItemResult, error_score: float = 0.0) -> dict[str, Any]:
+    """verl's result dict for one verdict (pure)."""
+    return {
+        "score": result.reward if result.reward is not None else error_score,
+        "passed": float(result.status is Status.passed),
+        "failed": float(result.status is Status.failed),
+        "timed_out": float(result.status is Status.timed_out),
+        "verifier_error": float(result.status is Status.error),
+    }
+
+
+def compute_score(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Mapping[str, Any] | None = None,
+    error_score: float = 0.0,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    **_: Any,
+) -> dict[str, Any]:
+    """Score one sample (blocking; verl's naive reward manager calls it per sample)."""
+    client = _sync_client(base_url, api_key)
+    (result,) = client.verify([item_for(solution_str, ground_truth)])
+    return score_dict(result, error_score)
+
+
+async def compute_score_async(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Mapping[str, Any] | None = None,
+    error_score: float = 0.0,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    **_: Any,
+) -> dict[str, Any]:
+    """Score one sample without blocking the event loop (verl's async reward loop).
+
+    Samples scored concurrently on one event loop are sent together as one `/verify` batch.
+    """
+    item = checked_item(solution_str, ground_truth)
+    result = await _coalescer(base_url, api_key).submit(item)
+    return score_dict(result, error_score)
+
+
+def compute_score_batch(
+    data_sources: Sequence[str],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[Any],
+    extra_infos: Sequence[Mapping[str, Any] | None] | None = None,
+    error_score: float = 0.0,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    **_: Any,
+) -> list[dict[str, Any]]:
+    """Score a whole batch in one (chunked, concurrent) call: verl's `BatchRewardManager`."""
+    items = [item_for(s, g) for s, g in zip(solution_strs, ground_truths, strict=True)]
+    results = _sync_client(base_url, api_key).verify(items)
+    return [score_dict(r, error_score) for r in results]
+
+
+__all__ = ["compute_score", "compute_score_async", "compute_score_batch"]

@@ -1,0 +1,188 @@
+"""`AsyncVerifierClient`: the asyncio client (httpx.AsyncClient; chunks gathered concurrently)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+from tenacity import AsyncRetrying
+
+from rlvr.client import _chunking
+from rlvr.client._base import (
+    CODE,
+    LEAN,
+    MATH,
+    PROBE_TIMEOUT,
+    VERIFY,
+    BaseClient,
+    Endpoint,
+    encode_items,
+    parse_results,
+)
+from rlvr.client._endpoints import Replica
+from rlvr.client._errors import DeadlineExceeded, TransportError
+from rlvr.client._retry import remaining_s
+from rlvr.schemas.code import CodeItem, CodeResult
+from rlvr.schemas.common import HealthResponse
+from rlvr.schemas.lean import LeanItem, LeanResult
+from rlvr.schemas.math import MathItem, MathResult
+from rlvr.schemas.verify import VerifyItem, VerifyResult
+
+ResultT = TypeVar("ResultT")
+
+
+class AsyncVerifierClient(BaseClient):
+    """Asyncio client. Use it from one event loop; `await aclose()` it (or `async with`).
+
+    See `BaseClient` for the arguments; `transport` is passed to httpx (e.g. `ASGITransport`).
+    """
+
+    def __init__(
+        self,
+        base_url: str | Sequence[str] | None = None,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(base_url, **kwargs)
+        self._http = httpx.AsyncClient(
+            headers=self._headers,
+            timeout=self.timeout,
+            transport=transport,
+            limits=httpx.Limits(max_connections=max(10, self.max_concurrency)),
+        )
+
+    async def math(
+        self, items: Iterable[MathItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[MathResult]:
+        """Judge final answers (`POST /math`); one result per item, in order."""
+        return await self._call(MATH, items, deadline_s)
+
+    async def code(
+        self, items: Iterable[CodeItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[CodeResult]:
+        """Run programs against their tests (`POST /code`); one result per item, in order."""
+        return await self._call(CODE, items, deadline_s)
+
+    async def lean(
+        self, items: Iterable[LeanItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[LeanResult]:
+        """Check Lean 4 proofs of their statements (`POST /lean`); results in order."""
+        return await self._call(LEAN, items, deadline_s)
+
+    async def verify(
+        self, items: Iterable[VerifyItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[VerifyResult]:
+        """Judge a mixed batch (`POST /verify`; each item has `domain`); results in order."""
+        return await self._call(VERIFY, items, deadline_s)
+
+    async def health(self, url: str | None = None) -> HealthResponse:
+        """`GET /health` of one endpoint (default: the first)."""
+        response = await self._http.get((url or self.base_url) + "/health")
+        return HealthResponse.model_validate_json(response.content)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncVerifierClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def _call(
+        self, endpoint: Endpoint[Any, ResultT], items: Iterable[Any], deadline_s: float | None
+    ) -> list[ResultT]:
+        payload = encode_items(endpoint, items)
+        if not payload:
+            return []
+        deadline = self._deadline(deadline_s)
+        chunks = _chunking.split(payload, self.chunk_size)
+        try:
+            async with asyncio.timeout(remaining_s(deadline)):
+                results = await self._send_all(endpoint, chunks, deadline)
+        except TimeoutError as exc:
+            if isinstance(exc, DeadlineExceeded):
+                raise
+            raise DeadlineExceeded(f"deadline reached calling {endpoint.path}") from exc
+        return _chunking.join(chunks, results)
+
+    async def _send_all(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunks: Sequence[Sequence[dict[str, Any]]],
+        deadline: float | None,
+    ) -> list[list[ResultT]]:
+        if len(chunks) == 1:
+            return [await self._send_chunk(endpoint, chunks[0], deadline)]
+        gate = asyncio.Semaphore(self.max_concurrency)
+
+        async def gated(chunk: Sequence[dict[str, Any]]) -> list[ResultT]:
+            async with gate:
+                return await self._send_chunk(endpoint, chunk, deadline)
+
+        tasks = [asyncio.ensure_future(gated(chunk)) for chunk in chunks]
+        try:
+            return list(await asyncio.gather(*tasks))
+        except BaseException:
+            for task in tasks:  # the first failure (or the deadline) cancels the other chunks
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)  # leave no error unretrieved
+            raise
+
+    async def _send_chunk(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunk: Sequence[dict[str, Any]],
+        deadline: float | None,
+    ) -> list[ResultT]:
+        retrying = AsyncRetrying(sleep=asyncio.sleep, **self._retry_arguments(deadline))
+        result: list[ResultT] = await retrying(self._post_once, endpoint, chunk, deadline)
+        return result
+
+    async def _post_once(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunk: Sequence[dict[str, Any]],
+        deadline: float | None,
+    ) -> list[ResultT]:
+        replica = await self._pick()
+        with self.endpoints.attempt(replica):
+            try:
+                response = await self._http.post(
+                    replica.url + endpoint.path,
+                    json={"items": chunk},
+                    timeout=self._attempt_timeout(deadline),
+                )
+            except httpx.TransportError as exc:
+                left = remaining_s(deadline)
+                if left is not None and left <= 0.01:
+                    raise DeadlineExceeded(f"deadline reached waiting for {endpoint.path}") from exc
+                raise TransportError(
+                    f"{replica.url}{endpoint.path}: {type(exc).__name__}: {exc}"
+                ) from exc
+            return parse_results(endpoint, response, len(chunk))
+
+    async def _pick(self) -> Replica:
+        """The endpoint for one attempt, probing (`GET /health`) any that is due to come back."""
+        for _ in range(len(self.endpoints.replicas)):
+            choice = self.endpoints.pick()
+            if not choice.probe:
+                return choice.replica
+            self.endpoints.probed(choice.replica, await self._probe(choice.replica.url))
+        return self.endpoints.pick(allow_probe=False).replica
+
+    async def _probe(self, url: str) -> bool:
+        try:
+            response = await self._http.get(url + "/health", timeout=PROBE_TIMEOUT)
+        except httpx.HTTPError:
+            return False
+        return response.status_code == 200

@@ -1,0 +1,183 @@
+"""`VerifierClient`: the blocking client (httpx.Client; chunks sent concurrently from threads)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+from tenacity import Retrying
+
+from rlvr.client import _chunking
+from rlvr.client._base import (
+    CODE,
+    LEAN,
+    MATH,
+    PROBE_TIMEOUT,
+    VERIFY,
+    BaseClient,
+    Endpoint,
+    encode_items,
+    parse_results,
+)
+from rlvr.client._endpoints import Replica
+from rlvr.client._errors import DeadlineExceeded, TransportError
+from rlvr.client._retry import remaining_s
+from rlvr.schemas.code import CodeItem, CodeResult
+from rlvr.schemas.common import HealthResponse
+from rlvr.schemas.lean import LeanItem, LeanResult
+from rlvr.schemas.math import MathItem, MathResult
+from rlvr.schemas.verify import VerifyItem, VerifyResult
+
+ResultT = TypeVar("ResultT")
+
+
+class VerifierClient(BaseClient):
+    """Blocking client. Thread-safe; use one per process and `close()` it (or `with`).
+
+    See `BaseClient` for the arguments; `transport` is passed to httpx (tests, proxies).
+    """
+
+    def __init__(
+        self,
+        base_url: str | Sequence[str] | None = None,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(base_url, **kwargs)
+        self._http = httpx.Client(
+            headers=self._headers,
+            timeout=self.timeout,
+            transport=transport,
+            limits=httpx.Limits(max_connections=max(10, self.max_concurrency)),
+        )
+
+    def math(
+        self, items: Iterable[MathItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[MathResult]:
+        """Judge final answers (`POST /math`); one result per item, in order."""
+        return self._call(MATH, items, deadline_s)
+
+    def code(
+        self, items: Iterable[CodeItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[CodeResult]:
+        """Run programs against their tests (`POST /code`); one result per item, in order."""
+        return self._call(CODE, items, deadline_s)
+
+    def lean(
+        self, items: Iterable[LeanItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[LeanResult]:
+        """Check Lean 4 proofs of their statements (`POST /lean`); results in order."""
+        return self._call(LEAN, items, deadline_s)
+
+    def verify(
+        self, items: Iterable[VerifyItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[VerifyResult]:
+        """Judge a mixed batch (`POST /verify`; each item has `domain`); results in order."""
+        return self._call(VERIFY, items, deadline_s)
+
+    def health(self, url: str | None = None) -> HealthResponse:
+        """`GET /health` of one endpoint (default: the first)."""
+        response = self._http.get((url or self.base_url) + "/health")
+        return HealthResponse.model_validate_json(response.content)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> VerifierClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _call(
+        self, endpoint: Endpoint[Any, ResultT], items: Iterable[Any], deadline_s: float | None
+    ) -> list[ResultT]:
+        payload = encode_items(endpoint, items)
+        if not payload:
+            return []
+        deadline = self._deadline(deadline_s)
+        chunks = _chunking.split(payload, self.chunk_size)
+        if len(chunks) == 1:
+            return _chunking.join(chunks, [self._send_chunk(endpoint, chunks[0], deadline)])
+        pool = ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(chunks)))
+        try:
+            futures = [pool.submit(self._send_chunk, endpoint, c, deadline) for c in chunks]
+            return _chunking.join(chunks, _results(futures, deadline))
+        finally:
+            # Do not wait for chunks still in flight after a failure: their timeouts are already
+            # capped by the deadline, so the threads end on their own.
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _send_chunk(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunk: Sequence[dict[str, Any]],
+        deadline: float | None,
+    ) -> list[ResultT]:
+        retrying = Retrying(sleep=time.sleep, **self._retry_arguments(deadline))
+        result: list[ResultT] = retrying(self._post_once, endpoint, chunk, deadline)
+        return result
+
+    def _post_once(
+        self,
+        endpoint: Endpoint[Any, ResultT],
+        chunk: Sequence[dict[str, Any]],
+        deadline: float | None,
+    ) -> list[ResultT]:
+        left = remaining_s(deadline)
+        if left is not None and left <= 0:
+            raise DeadlineExceeded(f"deadline reached before sending to {endpoint.path}")
+        replica = self._pick()
+        with self.endpoints.attempt(replica):
+            try:
+                response = self._http.post(
+                    replica.url + endpoint.path,
+                    json={"items": chunk},
+                    timeout=self._attempt_timeout(deadline),
+                )
+            except httpx.TransportError as exc:
+                left = remaining_s(deadline)
+                if left is not None and left <= 0.01:
+                    raise DeadlineExceeded(f"deadline reached waiting for {endpoint.path}") from exc
+                raise TransportError(
+                    f"{replica.url}{endpoint.path}: {type(exc).__name__}: {exc}"
+                ) from exc
+            return parse_results(endpoint, response, len(chunk))
+
+    def _pick(self) -> Replica:
+        """The endpoint for one attempt, probing (`GET /health`) any that is due to come back."""
+        for _ in range(len(self.endpoints.replicas)):
+            choice = self.endpoints.pick()
+            if not choice.probe:
+                return choice.replica
+            self.endpoints.probed(choice.replica, self._probe(choice.replica.url))
+        return self.endpoints.pick(allow_probe=False).replica
+
+    def _probe(self, url: str) -> bool:
+        try:
+            response = self._http.get(url + "/health", timeout=PROBE_TIMEOUT)
+        except httpx.HTTPError:
+            return False
+        return response.status_code == 200
+
+
+def _results(futures: list[Future[list[ResultT]]], deadline: float | None) -> list[list[ResultT]]:
+    """Every chunk's results, or the first failure as soon as it happens (not in chunk order)."""
+    done, pending = wait(futures, timeout=remaining_s(deadline), return_when=FIRST_EXCEPTION)
+    for future in futures:
+        exc = future.exception() if future in done else None
+        if exc is not None:
+            raise exc
+    if pending:
+        raise DeadlineExceeded("deadline reached waiting for a chunk")
+    return [future.result() for future in futures]

@@ -1,0 +1,48 @@
+"""Wire models of `POST /math`."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from rlvr.schemas.common import ItemResult, WireModel
+
+
+class MathItem(WireModel):
+    id: str | None = Field(None, description="Caller's id, echoed in the result.")
+    response: str = Field(
+        description="The model's full output; the final answer is extracted from it."
+    )
+    answer: str = Field(description="Ground-truth answer (LaTeX or plain text).")
+    timeout_s: float | None = Field(
+        None,
+        gt=0,
+        description=(
+            "Per-item deadline in seconds (default `VERIFIER_MATH__DEFAULT_TIMEOUT_S`, 2 s), "
+            "capped by `VERIFIER_MATH__MAX_TIMEOUT_S` (10 s). Past it the worker is killed and "
+            "the item is `timed_out` with reward 0."
+        ),
+    )
+
+
+class MathRequest(WireModel):
+    items: list[MathItem] = Field(
+        min_length=1, description="The batch; results come back in order."
+    )
+
+
+class MathResult(ItemResult):
+    extracted: str | None = Field(
+        None,
+        description=(
+            "The final answer found in `response`, as written (null when none was found or "
+            "the response hedged between several boxed values)."
+        ),
+    )
+    parsed_response: str | None = Field(
+        None, description="How the extracted answer was understood (an exact value or SymPy form)."
+    )
+    parsed_answer: str | None = Field(None, description="How the ground truth was understood.")
+
+
+class MathResponse(BaseModel):
+    results: list[MathResult]

@@ -1,0 +1,35 @@
+"""`POST /math`: a thin handler; the work is in `domains/math`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+
+from rlvr.schemas.common import ErrorResponse
+from rlvr.schemas.math import MathRequest, MathResponse
+from rlvr.verifier.api.batch import run_domain_batch
+from rlvr.verifier.api.deps import domain_verifier
+from rlvr.verifier.domains.math.verifier import MathVerifier
+
+router = APIRouter(tags=["math"])
+
+
+MathVerifierDep = Annotated[MathVerifier, Depends(domain_verifier("math"))]
+
+
+@router.post(
+    "/math",
+    response_model=MathResponse,
+    summary="Judge final answers against ground truths",
+    responses={413: {"model": ErrorResponse}, 422: {"model": ErrorResponse}},
+)
+async def verify_math(
+    body: MathRequest, request: Request, verifier: MathVerifierDep
+) -> MathResponse:
+    """Extract each response's final answer and compare it with its ground truth.
+
+    One result per item, in order. A pathological item times out alone; the others are unaffected.
+    """
+    results = await run_domain_batch(request, "math", verifier, body.items, ("response", "answer"))
+    return MathResponse(results=results)

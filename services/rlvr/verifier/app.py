@@ -1,0 +1,72 @@
+"""create_app(settings): the lifespan builds domain pools into `app.state`; routers stay thin."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+from fastapi import FastAPI
+
+from rlvr.verifier import __version__
+from rlvr.verifier.api.routes import code, health, lean, math, verify
+from rlvr.verifier.domains.code.verifier import open_code_verifier
+from rlvr.verifier.domains.lean.verifier import open_lean_verifier
+from rlvr.verifier.domains.math.verifier import open_math_verifier
+from rlvr.verifier.errors import ERROR_RESPONSES, install_error_handlers
+from rlvr.verifier.metrics import ServiceMetrics
+from rlvr.verifier.middleware import GuardMiddleware
+from rlvr.verifier.settings import VerifierSettings
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION = """\
+Verifiable rewards for RL on reasoning models. Every endpoint takes a batch and returns one
+result per item, in order, with `status` (passed | failed | timed_out | error), `reward`
+(null only for `error`, the verifier's own fault) and a `detail` that says why.
+"""
+
+
+def create_app(settings: VerifierSettings | None = None) -> FastAPI:
+    settings = settings or VerifierSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            app.state.math = await stack.enter_async_context(open_math_verifier(settings.math))
+            app.state.code = await stack.enter_async_context(open_code_verifier(settings.code))
+            app.state.lean = await stack.enter_async_context(open_lean_verifier(settings.lean))
+            app.state.verifiers = {
+                "math": app.state.math,
+                "code": app.state.code,
+                "lean": app.state.lean,
+            }
+            log.info("verifier ready")
+            yield
+
+    app = FastAPI(
+        title="rlvr verifier",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.metrics = ServiceMetrics()
+    install_error_handlers(app)
+    app.add_middleware(
+        GuardMiddleware,
+        max_body_bytes=settings.limits.max_body_bytes,
+        api_key=settings.api_key,
+        on_response=app.state.metrics.observe_request,
+    )
+    app.include_router(health.router)
+    for module in (math, code, lean, verify):
+        app.include_router(module.router, responses=ERROR_RESPONSES)
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """Uvicorn factory (`--factory`): settings come from `VERIFIER_*` and `.env`."""
+    settings = VerifierSettings()
+    logging.basicConfig(level=settings.log_level.upper())
+    return create_app(settings)

@@ -1,0 +1,266 @@
+"""Judge the executor's raw per-test results against the expected values (host side, pure).
+
+Positive evidence only: a test passes when the harness (trusted) reported `passed`, when a
+returned plain value equals the expected one, or when captured stdout matches. An exit code,
+a missing field, or anything unexpected is a failure of some kind, never a pass.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+import math
+import re
+import signal
+from collections.abc import Sequence
+from typing import Any
+
+from rlvr.schemas.code import CallTest, CodeItem, StdioTest, TestStatus, TestVerdict
+from rlvr.schemas.common import Status
+from rlvr.verifier.domains.code.values import (
+    ReplyError,
+    parse_reply,
+    preview,
+    preview_expected,
+    tree_matches,
+)
+from rlvr.verifier.sandbox.codec import encode_value
+
+_SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
+
+
+# ---------------------------------------------------------------- comparisons
+
+_INT_TOKEN = re.compile(r"[+-]?[0-9]+")
+_FLOAT_TOKEN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_SPECIAL_TOKEN = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+# Enough digits that a difference within any tolerance >= 1e-30 is computed faithfully; the
+# exponent range is unbounded so `1e400` stays a finite number (a float would make it `inf`).
+_DECIMALS = decimal.Context(
+    prec=60, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, traps=[decimal.InvalidOperation]
+)
+
+
+def values_match(expected: Any, got: Any, tolerance: float | None = None) -> bool:
+    """JSON-typed equality of an expected value and a plain (already decoded) one."""
+    return tree_matches(expected, encoded_tree(got), tolerance)
+
+
+def encoded_tree(value: Any) -> Any:
+    """A plain value as the sandbox's codec would send it (for `values_match` on local values)."""
+    return json.loads(encode_value(value))
+
+
+def _tokens(text: str) -> list[list[str]]:
+    lines = [line.split() for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _canonical_int(token: str) -> tuple[bool, str]:
+    negative = token.startswith("-")
+    digits = token.lstrip("+-").lstrip("0") or "0"
+    return negative and digits != "0", digits
+
+
+def _special(token: str) -> str:
+    word = token.lower().lstrip("+")
+    return "nan" if word.endswith("nan") else ("-inf" if word.startswith("-") else "inf")
+
+
+def _token_match(expected: str, got: str, tolerance: float | None) -> bool:
+    """An expected integer is matched exactly, whatever its size (`2.0` is 2, `1.0000001e9` is
+    not 1000000007); an expected token with a decimal point or an exponent is matched within
+    `tolerance`, exactly in decimal (so `1e400` is a finite number); `inf`/`nan` match only the
+    same special value."""
+    if expected == got:
+        return True
+    if tolerance is None:
+        return False
+    special_e, special_g = _SPECIAL_TOKEN.fullmatch(expected), _SPECIAL_TOKEN.fullmatch(got)
+    if special_e or special_g:
+        return bool(special_e and special_g) and _special(expected) == _special(got)
+    if not (_FLOAT_TOKEN.fullmatch(expected) and _FLOAT_TOKEN.fullmatch(got)):
+        return False
+    if _INT_TOKEN.fullmatch(expected):
+        if _INT_TOKEN.fullmatch(got):
+            return _canonical_int(expected) == _canonical_int(got)
+        return _decimals_close(expected, got, 0.0)
+    return _decimals_close(expected, got, tolerance)
+
+
+def _decimals_close(expected: str, got: str, tolerance: float) -> bool:
+    want_f, have_f = float(expected), float(got)
+    if tolerance and math.isfinite(want_f) and math.isfinite(have_f):  # usual: floats suffice
+        if want_f == have_f:
+            return True
+        return abs(want_f - have_f) <= tolerance * max(1.0, abs(want_f))
+    try:  # beyond float range (`1e400`): exact decimal arithmetic, unbounded exponent
+        want, have = decimal.Decimal(expected), decimal.Decimal(got)
+        difference = _DECIMALS.abs(_DECIMALS.subtract(want, have))
+        scale = max(decimal.Decimal(1), _DECIMALS.abs(want))
+        return difference <= _DECIMALS.multiply(decimal.Decimal(tolerance), scale)
+    except (decimal.DecimalException, ValueError, OverflowError):
+        return False  # an exponent beyond any context: not a number we can place
+
+
+def compare_stdout(expected: str, got: str, tolerance: float | None = None) -> str | None:
+    """None when the outputs match line by line, else a description of the first difference."""
+    want, have = _tokens(expected), _tokens(got)
+    for number, (w, h) in enumerate(zip(want, have, strict=False), start=1):
+        if len(w) != len(h) or not all(
+            _token_match(a, b, tolerance) for a, b in zip(w, h, strict=True)
+        ):
+            return f"line {number}: expected {_clip(w)!r}, got {_clip(h)!r}"
+    if len(want) != len(have):
+        return f"expected {len(want)} lines, got {len(have)}"
+    return None
+
+
+def _clip(tokens: list[str], size: int = 200) -> str:
+    out: list[str] = []
+    total = 0
+    for token in tokens:
+        out.append(token[: size - total + 1])
+        total += len(token) + 1
+        if total > size:
+            break
+    return " ".join(out)[:size]
+
+
+# ---------------------------------------------------------------- one test
+
+
+def _tail(text: str, size: int = 500) -> str:
+    return text[-size:].strip()
+
+
+def _text(value: Any, size: int = 500) -> str:
+    """A candidate-written field as text: a string is clipped, anything else is not expanded
+    (`str` of a deep or huge structure the candidate sent would cost or raise on the host)."""
+    return value[:size] if type(value) is str else "<malformed>"
+
+
+def _process_verdict(raw: dict[str, Any], test: StdioTest) -> tuple[TestStatus, str]:
+    if raw.get("timed_out"):
+        return TestStatus.timed_out, "wall-clock limit exceeded"
+    if raw.get("stdout_over"):
+        return TestStatus.failed, "output limit exceeded"
+    code, sig, stderr = raw.get("exit_code"), raw.get("signal"), str(raw.get("stderr", ""))
+    if sig == signal.SIGXCPU:
+        return TestStatus.timed_out, "CPU-time limit exceeded"
+    if (code == 3 and stderr.rstrip().endswith("MemoryError")) or "std::bad_alloc" in stderr:
+        return TestStatus.memory_exceeded, _tail(stderr)
+    if sig == signal.SIGKILL:
+        return TestStatus.memory_exceeded, "killed (out of memory)"
+    if code != 0:
+        what = f"signal {sig}" if sig is not None else f"exit code {code}"
+        return TestStatus.runtime_error, f"{what}: {_tail(stderr)}".strip()
+    difference = compare_stdout(test.stdout, str(raw.get("stdout", "")), test.float_tolerance)
+    if difference is None:
+        return TestStatus.passed, ""
+    return TestStatus.failed, difference
+
+
+def _call_verdict(raw: dict[str, Any], test: CallTest) -> tuple[TestStatus, str]:
+    replies = raw.get("replies") or []
+    stderr = _tail(str(raw.get("stderr", "")))
+    first = replies[0] if replies else {}
+    if first.get("load") == "memory":
+        return TestStatus.memory_exceeded, "MemoryError while loading the code"
+    if "load" in first:
+        return TestStatus.runtime_error, _tail(_text(first.get("detail", ""), 4000))
+    if raw.get("response_over"):
+        return TestStatus.failed, "return value too large"
+    if raw.get("output_over"):
+        return TestStatus.failed, "output limit exceeded"
+    if len(replies) < 2:
+        if raw.get("timed_out"):
+            return TestStatus.timed_out, "wall-clock limit exceeded"
+        return TestStatus.runtime_error, f"the process ended without an answer {stderr}".strip()
+    reply = replies[1]
+    if reply.get("memory"):
+        return TestStatus.memory_exceeded, "MemoryError"
+    if "raised" in reply:
+        raised, message = _text(reply["raised"], 100), _text(reply.get("message", ""))
+        return TestStatus.runtime_error, f"{raised}: {message}"[:500]
+    if "unplain" in reply:
+        return TestStatus.failed, f"{test.fn}() returned something that is not plain data"
+    if "value" not in reply or type(reply["value"]) is not str:
+        return TestStatus.runtime_error, "malformed answer"
+    try:
+        got = parse_reply(reply["value"])
+    except ReplyError as exc:
+        return TestStatus.failed, f"malformed return value: {exc}"
+    if tree_matches(test.expected, got, test.float_tolerance):
+        return TestStatus.passed, ""
+    return TestStatus.failed, f"expected {preview_expected(test.expected)}, got {preview(got)}"
+
+
+def _assert_verdict(raw: dict[str, Any]) -> tuple[TestStatus, str]:
+    verdict = raw.get("verdict")
+    if raw.get("timed_out"):
+        return TestStatus.timed_out, "wall-clock limit exceeded"
+    if raw.get("output_over"):
+        return TestStatus.failed, "output limit exceeded"
+    if type(verdict) is not dict:
+        return TestStatus.runtime_error, "the test harness was killed"
+    status = verdict.get("status")
+    detail = _text(verdict.get("detail", ""), 1000)
+    if status in ("passed", "failed", "runtime_error", "memory_exceeded"):
+        return TestStatus(status), detail
+    return TestStatus.runtime_error, detail or "the test harness failed"
+
+
+def judge_test(raw: dict[str, Any], test: Any) -> TestVerdict:
+    elapsed_s = round(float(raw.get("elapsed_s", 0.0)), 6)
+    if raw.get("skipped"):
+        reason = raw.get("reason") or _SKIPPED
+        status = TestStatus.failed if reason == _SKIPPED else TestStatus.runtime_error
+        return TestVerdict(status=status, elapsed_s=0.0, detail=reason)
+    if raw.get("status") == "compile_error":
+        return TestVerdict(
+            status=TestStatus.compile_error,
+            elapsed_s=elapsed_s,
+            detail=_text(raw.get("detail"), 4000),
+        )
+    if test.kind == "stdio":
+        status, detail = _process_verdict(raw, test)
+    elif test.kind == "call":
+        status, detail = _call_verdict(raw, test)
+    else:
+        status, detail = _assert_verdict(raw)
+    return TestVerdict(status=status, elapsed_s=elapsed_s, detail=detail)
+
+
+# ---------------------------------------------------------------- one item
+
+
+def judge_tests(item: CodeItem, raw_tests: Sequence[dict[str, Any]]) -> list[TestVerdict]:
+    if len(raw_tests) != len(item.tests):
+        raise ValueError(f"executor returned {len(raw_tests)} results for {len(item.tests)} tests")
+    verdicts: list[TestVerdict] = []
+    for raw, test in zip(raw_tests, item.tests, strict=True):
+        if item.stop_on_first_failure and verdicts and verdicts[-1].status != TestStatus.passed:
+            verdicts.append(TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=_SKIPPED))
+            continue
+        verdicts.append(judge_test(raw, test))
+    return verdicts
+
+
+def item_outcome(verdicts: Sequence[TestVerdict]) -> tuple[Status, float, str]:
+    """(status, reward, detail): passed iff all passed; timed_out iff every failure timed out."""
+    total = len(verdicts)
+    passed = sum(v.status == TestStatus.passed for v in verdicts)
+    reward = passed / total if total else 0.0
+    failures = [v for v in verdicts if v.status != TestStatus.passed]
+    if not failures:
+        return Status.passed, reward, f"{passed}/{total} tests passed"
+    first = failures[0]
+    detail = f"{passed}/{total} tests passed; first failure: {first.status.value}"
+    if first.detail:
+        detail += f": {first.detail[:300]}"
+    if all(v.status == TestStatus.timed_out for v in failures):
+        return Status.timed_out, reward, detail
+    return Status.failed, reward, detail

@@ -1,0 +1,40 @@
+"""Settings of the code verifier and its sandbox pool (nested under `VERIFIER_CODE__*`)."""
+
+from __future__ import annotations
+
+import os
+
+from pydantic import BaseModel, Field
+
+from rlvr.verifier.sandbox.config import DockerSandboxSettings
+
+
+class CodeSettings(BaseModel):
+    is_enabled: bool = Field(True, description="Start the sandbox pool at startup.")
+    pool_size: int = Field(
+        default_factory=lambda: max(2, os.cpu_count() or 2),
+        ge=1,
+        description="Warm sandbox containers, i.e. items run in parallel (default: CPU count).",
+    )
+    max_jobs_per_sandbox: int = Field(
+        500, ge=1, description="A container is replaced after this many items (leak bound)."
+    )
+    max_queue_items: int = Field(
+        8192, ge=1, description="Items waiting or running at once; beyond it: 503 + Retry-After."
+    )
+    warm_timeout_s: float = Field(60.0, ge=0, description="Startup waits this long for the pool.")
+    default_timeout_s: float = Field(5.0, gt=0, description="Per-test wall deadline by default.")
+    max_timeout_s: float = Field(30.0, gt=0, description="Cap on an item's `timeout_s`.")
+    default_memory_mb: int = Field(512, ge=32, description="Per-run address-space limit.")
+    max_memory_mb: int = Field(896, ge=32, description="Cap on an item's `memory_mb`.")
+    file_size_mb: int = Field(16, ge=1, description="Largest file a run may write.")
+    max_processes: int = Field(32, ge=4, description="RLIMIT_NPROC of a run (per-container uid).")
+    compile_timeout_s: float = Field(30.0, gt=0, description="g++ deadline per item.")
+    compile_memory_mb: int = Field(1024, ge=128, description="g++ address-space limit.")
+    cpp_flags: list[str] = Field(
+        default_factory=lambda: ["-O2", "-std=gnu++17", "-pipe"], description="g++ flags."
+    )
+    retries: int = Field(
+        1, ge=0, description="Times an item is retried on another sandbox if its sandbox died."
+    )
+    sandbox: DockerSandboxSettings = Field(default_factory=DockerSandboxSettings)

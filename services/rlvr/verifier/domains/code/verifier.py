@@ -1,0 +1,234 @@
+"""CodeVerifier: items -> jobs on the warm sandbox pool -> per-test verdicts and rewards.
+
+The one place where the verifier's own faults (sandbox unreachable, died mid-job) become `error`
+results; everything the candidate does is a verdict produced by `check.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+from rlvr.schemas.code import (
+    CodeItem,
+    CodeResult,
+    TestStatus,
+    TestVerdict,
+    unicode_text,
+)
+from rlvr.schemas.common import DomainHealth, Status
+from rlvr.verifier.domains.code.check import item_outcome, judge_tests
+from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.extract import extract_code
+from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
+from rlvr.verifier.errors import Overloaded
+from rlvr.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
+from rlvr.verifier.sandbox.pool import SandboxPool
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def error_result(item: CodeItem, detail: str, elapsed_s: float) -> CodeResult:
+    # The detail may quote an exception or a sandbox's stderr tail: clipped, and made UTF-8-safe
+    # (a lone surrogate would fail the whole response's serialization).
+    detail = detail[:2000].encode("utf-8", "replace").decode("utf-8")
+    return CodeResult(
+        id=item.id, status=Status.error, reward=None, detail=detail, elapsed_s=elapsed_s
+    )
+
+
+def no_code_result(item: CodeItem, detail: str = "") -> CodeResult:
+    detail = detail or f"no fenced {item.language} code block in the response"
+    tests = [
+        TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=detail) for _ in item.tests
+    ]
+    return CodeResult(
+        id=item.id, status=Status.failed, reward=0.0, detail=detail, elapsed_s=0.0, tests=tests
+    )
+
+
+class CodeVerifier:
+    def __init__(self, settings: CodeSettings, pool: SandboxPool | None) -> None:
+        self.settings = settings
+        self.pool = pool
+        self.pending_items = 0
+        # The host's per-item text work (extraction, job building, judging) runs here, off the
+        # event loop, in threads of its own: it neither waits behind nor starves the default
+        # executor's Docker calls (container start/remove), and its queue is the code items'.
+        self._work = ThreadPoolExecutor(
+            max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="code-host"
+        )
+
+    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._work, fn, *args)
+
+    def close(self) -> None:
+        self._work.shutdown(wait=False, cancel_futures=True)
+
+    def health(self) -> DomainHealth:
+        if self.pool is None:
+            return DomainHealth(
+                ok=False, detail="code verifier disabled (VERIFIER_CODE__IS_ENABLED)"
+            )
+        stats = {**self.pool.stats(), "pending_items": self.pending_items}
+        if self.pool.is_failing:
+            return DomainHealth(
+                ok=False, detail=f"sandbox unavailable: {self.pool.last_error}", stats=stats
+            )
+        if stats["live"] == 0:
+            return DomainHealth(ok=False, detail="no sandbox started yet", stats=stats)
+        return DomainHealth(ok=True, stats=stats)
+
+    async def verify_batch(self, items: Sequence[CodeItem]) -> list[CodeResult]:
+        if self.pending_items + len(items) > self.settings.max_queue_items:
+            raise Overloaded(
+                f"code queue full ({self.pending_items} items pending, "
+                f"max_queue_items={self.settings.max_queue_items})",
+                retry_after_s=2,
+            )
+        self.pending_items += len(items)
+        try:
+            return list(await asyncio.gather(*(self._verify_item(item) for item in items)))
+        finally:
+            self.pending_items -= len(items)
+
+    async def _verify_item(self, item: CodeItem) -> CodeResult:
+        """One item's result, whatever happens: a fault of the verifier's while judging this item
+        is this item's `error`, never an exception that fails the whole batch (HTTP 500)."""
+        started = time.perf_counter()
+        try:
+            return await self._judge_item(item, started)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.exception("verifier fault on item %s", item.id)
+            elapsed_s = round(time.perf_counter() - started, 6)
+            return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
+
+    async def _judge_item(self, item: CodeItem, started: float) -> CodeResult:
+        # Extraction and judging are per-item text work: off the event loop (bounded, linear).
+        code = (
+            item.code
+            if item.code is not None
+            else await self._off_loop(extract_code, item.response or "", item.language)
+        )
+        if code is None:
+            return no_code_result(item)
+        try:
+            unicode_text(code, "the program")
+        except ValueError as exc:  # the candidate's text: a failure, never an executor fault
+            return no_code_result(item, str(exc))
+        if self.pool is None:
+            return error_result(item, "code verifier disabled", 0.0)
+        job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
+        raw: dict[str, Any] | None = None
+        last_error = ""
+        for _attempt in range(1 + self.settings.retries):
+            try:
+                async with self.pool.acquire() as sandbox:
+                    raw = await sandbox.run(job, job_deadline_s(job))
+                break
+            except SandboxLost as exc:
+                last_error = str(exc)
+                log.warning("sandbox lost during item %s: %s", item.id, exc)
+            except SandboxError as exc:
+                last_error = str(exc)
+                break
+        if raw is None:
+            elapsed_s = round(time.perf_counter() - started, 6)
+            return error_result(item, f"sandbox error: {last_error}", elapsed_s)
+        if "fault" in raw:
+            log.error("executor fault on item %s: %s", item.id, raw["fault"])
+            elapsed_s = round(time.perf_counter() - started, 6)
+            return error_result(item, f"executor fault: {raw['fault']}", elapsed_s)
+        try:
+            # Judging is charged to the item: its time counts in elapsed_s, and a judge that
+            # overran the job's own deadline would be a verifier fault (`error`).
+            verdicts = await asyncio.wait_for(
+                self._off_loop(judge_tests, item, raw.get("tests", [])), job_deadline_s(job)
+            )
+        except ValueError as exc:
+            elapsed_s = round(time.perf_counter() - started, 6)
+            return error_result(item, f"executor answer malformed: {exc}", elapsed_s)
+        elapsed_s = round(time.perf_counter() - started, 6)
+        status, reward, detail = item_outcome(verdicts)
+        return CodeResult(
+            id=item.id,
+            status=status,
+            reward=reward,
+            detail=detail,
+            elapsed_s=elapsed_s,
+            tests=verdicts,
+        )
+
+
+def make_backend(settings: CodeSettings) -> SandboxBackend:
+    from rlvr.verifier.sandbox.docker import DockerBackend
+
+    return DockerBackend(settings.sandbox)
+
+
+@asynccontextmanager
+async def open_code_verifier(
+    settings: CodeSettings, backend: SandboxBackend | None = None
+) -> AsyncIterator[CodeVerifier]:
+    """Start the warm pool (unless disabled); on exit remove every container it started.
+
+    Startup never fails because Docker is down: /health reports it and items get `error`.
+    """
+    if not settings.is_enabled:
+        verifier = CodeVerifier(settings, None)
+        try:
+            yield verifier
+        finally:
+            verifier.close()
+        return
+    try:
+        backend = backend or make_backend(settings)
+    except SandboxError as exc:
+        log.error("code sandbox backend unusable: %s", exc)
+        pool = SandboxPool(_DeadBackend(str(exc)), settings.pool_size, 1)
+    else:
+        pool = SandboxPool(
+            backend,
+            size=settings.pool_size,
+            max_jobs_per_sandbox=settings.max_jobs_per_sandbox,
+            acquire_timeout_s=settings.max_timeout_s * 8 + settings.compile_timeout_s + 60,
+        )
+    await pool.start(settings.warm_timeout_s)
+    log.info("code sandbox pool: %s", pool.stats())
+    verifier = CodeVerifier(settings, pool)
+    try:
+        yield verifier
+    finally:
+        verifier.close()
+        await pool.close()
+
+
+class _DeadBackend:
+    """A backend that cannot exist (bad configuration): every start fails with the reason."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    async def start(self) -> Any:
+        raise SandboxError(self.reason)
+
+    async def remove(self, sandbox: Any) -> None:
+        return None
+
+    async def ping(self) -> bool:
+        return False
+
+    async def cleanup_stale(self) -> int:
+        return 0
+
+    async def close(self) -> None:
+        return None

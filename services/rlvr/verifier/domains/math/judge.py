@@ -1,0 +1,137 @@
+"""The in-process part of judging one item: extract, normalise, decide without SymPy if possible.
+
+Pure functions; the result is either a final `Verdict` or a `SlowJob` for the killable pool.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rlvr.verifier.domains.math.extract import boxed_contents, extract_answer, extract_gold
+from rlvr.verifier.domains.math.fast import decide_fast
+from rlvr.verifier.domains.math.normalize import Normalized, normalize, top_level_parts
+from rlvr.verifier.domains.math.numbers import Number, parse_number
+from rlvr.verifier.domains.math.verdict import Conventions, Verdict
+
+MAX_NORMALIZE_CHARS = 20_000  # longer "answers" are not answers; SymPy would choke on them
+
+
+@dataclass(frozen=True, slots=True)
+class SlowJob:
+    """Arguments of `grade.grade` for one item, and the cache key of its verdict."""
+
+    gold_latex: str
+    pred_latex: str
+    gold_pct: bool
+    pred_pct: bool
+    gold_decimal: Number | None
+    pred_decimal: Number | None
+
+    @property
+    def cache_key(self) -> tuple[str, bool, str, bool]:
+        return (self.gold_latex, self.gold_pct, self.pred_latex, self.pred_pct)
+
+    def args(
+        self, conv: Conventions
+    ) -> tuple[str, str, bool, bool, Number | None, Number | None, Conventions]:
+        return (
+            self.gold_latex,
+            self.pred_latex,
+            self.gold_pct,
+            self.pred_pct,
+            self.gold_decimal,
+            self.pred_decimal,
+            conv,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    extracted: str | None
+    verdict: Verdict | None  # final, or None when `slow` must run
+    slow: SlowJob | None
+    failure: str | None = None  # no answer / hedging: a failed verdict with this detail
+
+
+def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judged:
+    extraction = extract_answer(response, fallback=fallback, same_answer=same_answer)
+    extracted = extraction.answer
+    # several boxed values are hedging, unless the ground truth itself has that many parts
+    # (`(2, 2), (6, 2)` boxed one by one): then they are one answer in pieces
+    if extracted is None and extraction.parts and len(extraction.parts) == gold_part_count(answer):
+        extracted = ", ".join(extraction.parts)
+    if extracted is None:
+        return Judged(None, None, None, failure=extraction.detail)
+    if len(extracted) > MAX_NORMALIZE_CHARS:
+        return Judged(
+            extracted[:200],
+            None,
+            None,
+            failure=f"extracted answer is {len(extracted)} characters; not a final answer",
+        )
+    gold = normalized_gold(answer)
+    pred = cached_normalize(extracted)
+    if not gold.key:
+        return Judged(extracted, None, None, failure="the ground-truth answer is empty")
+    if not pred.key:
+        return Judged(extracted, None, None, failure="the extracted answer is empty")
+    verdict = decide_fast(gold, pred, conv)
+    if verdict is not None:
+        return Judged(extracted, verdict, None)
+    job = SlowJob(
+        gold.latex,
+        pred.latex,
+        gold.is_percent,
+        pred.is_percent,
+        _decimal(gold),
+        _decimal(pred),
+    )
+    return Judged(extracted, None, job)
+
+
+@lru_cache(maxsize=8192)
+def normalized_gold(answer: str) -> Normalized:
+    gold = normalize(extract_gold(answer)[:MAX_NORMALIZE_CHARS])
+    top = re.sub(r"\{[^{}]*\}", "", gold.latex)
+    if top.count("=") > 1 and "," not in top and "\\\\" not in top and "<" not in top:
+        # a ground truth written as a chain (`z = 1 + 1 = 2`) is trusted: its last part is the
+        # value (a response's chain must be true, and SymPy checks it)
+        return normalize(gold.latex.rsplit("=", 1)[1])
+    return gold
+
+
+@lru_cache(maxsize=8192)
+def gold_part_count(answer: str) -> int:
+    """How many comma-separated parts the ground truth has at the top level (or boxed values)."""
+    boxed = boxed_contents(answer)
+    if len(boxed) > 1:
+        return len(boxed)
+    text = extract_gold(answer)[:MAX_NORMALIZE_CHARS].strip()
+    for left, right in (("\\{", "\\}"), ("{", "}")):
+        if text.startswith(left) and text.endswith(right):
+            text = text[len(left) : len(text) - len(right)]  # `{1,2,3}`: a set of three parts
+            break
+    return len(top_level_parts(text))
+
+
+@lru_cache(maxsize=8192)
+def cached_normalize(text: str) -> Normalized:
+    return normalize(text)
+
+
+def same_answer(a: str, b: str) -> bool:
+    """Whether two boxed values in one response say the same thing (no SymPy)."""
+    if a.strip() == b.strip():
+        return True
+    na, nb = cached_normalize(a[:MAX_NORMALIZE_CHARS]), cached_normalize(b[:MAX_NORMALIZE_CHARS])
+    if na.key == nb.key:
+        return True
+    x, y = parse_number(na.key), parse_number(nb.key)
+    return x is not None and y is not None and x.value == y.value
+
+
+def _decimal(normalized: Normalized) -> Number | None:
+    number = parse_number(normalized.key)
+    return number if number is not None and number.decimals is not None else None

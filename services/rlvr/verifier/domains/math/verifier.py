@@ -1,0 +1,222 @@
+"""MathVerifier: judge a batch, easy items in-process, SymPy items in the killable pool, cached.
+
+The whole batch's extraction and fast decisions run on one thread off the event loop; items
+that need SymPy go to the pool, first with a short budget (`quick_attempt_s`) so a pathological
+item cannot hold the workers while others wait, then with the rest of their deadline. An item's
+`elapsed_s` is the worker time it took (never more than its deadline); one that waits for a
+worker longer than `max_queue_wait_s` is an `error` (the verifier was overloaded).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+from rlvr.schemas.common import DomainHealth, Status
+from rlvr.schemas.math import MathItem, MathResult
+from rlvr.verifier.domains.math.cache import CachedOutcome, LruCache, TimedOut
+from rlvr.verifier.domains.math.config import MathSettings
+from rlvr.verifier.domains.math.grade import grade, grade_timed
+from rlvr.verifier.domains.math.judge import Judged, SlowJob, judge
+from rlvr.verifier.domains.math.verdict import Conventions, Verdict
+from rlvr.verifier.domains.math.workers import Outcome, WorkerPool
+
+log = logging.getLogger(__name__)
+
+_GRADER_MODULE = "rlvr.verifier.domains.math.prewarm"
+
+
+class MathVerifier:
+    def __init__(self, settings: MathSettings, pool: WorkerPool) -> None:
+        self.settings = settings
+        self.pool = pool
+        self.conventions = Conventions(
+            percent=settings.percent,
+            min_rounded_digits=settings.min_rounded_digits,
+            rel_tol=settings.rel_tol,
+        )
+        self.cache: LruCache[tuple[str, bool, str, bool], CachedOutcome] = LruCache(
+            settings.cache_size
+        )
+        self.fast_items = 0
+        self.slow_items = 0
+
+    def timeout_for(self, item: MathItem) -> float:
+        requested = (
+            item.timeout_s if item.timeout_s is not None else self.settings.default_timeout_s
+        )
+        return min(requested, self.settings.max_timeout_s)
+
+    async def verify_batch(self, items: Sequence[MathItem]) -> list[MathResult]:
+        started = time.perf_counter()
+        judged = await asyncio.to_thread(self._judge_all, items)
+        results: list[MathResult | None] = [None] * len(items)
+        pending: list[asyncio.Task[MathResult]] = []
+        pending_index: list[int] = []
+        for index, (item, verdict) in enumerate(zip(items, judged, strict=True)):
+            if verdict.slow is None:
+                results[index] = _final_result(item, verdict, time.perf_counter() - started)
+                continue
+            cached = self.cache.get(verdict.slow.cache_key)
+            timeout_s = self.timeout_for(item)
+            if isinstance(cached, Verdict):
+                results[index] = _verdict_result(item, verdict.extracted, cached, 0.0)
+            elif isinstance(cached, TimedOut) and cached.timeout_s >= timeout_s:
+                results[index] = _timed_out(item, verdict.extracted, timeout_s, 0.0)
+            else:
+                pending.append(asyncio.create_task(self._slow(item, verdict, timeout_s, started)))
+                pending_index.append(index)
+        self.fast_items += len(items) - len(pending)
+        self.slow_items += len(pending)
+        if pending:
+            for index, result in zip(pending_index, await asyncio.gather(*pending), strict=True):
+                results[index] = result
+        return [r for r in results if r is not None]
+
+    def _judge_all(self, items: Sequence[MathItem]) -> list[Judged]:
+        fallback = self.settings.fallback
+        return [judge(item.response, item.answer, self.conventions, fallback) for item in items]
+
+    async def _slow(
+        self, item: MathItem, judged: Judged, timeout_s: float, batch_started: float
+    ) -> MathResult:
+        job = judged.slow
+        assert job is not None
+        patience_s = self.settings.max_queue_wait_s + 2 * timeout_s
+        try:
+            outcome, spent_s = await asyncio.wait_for(
+                self._grade_in_pool(job, timeout_s), patience_s
+            )
+        except TimeoutError:
+            return _error(
+                item,
+                judged.extracted,
+                f"verifier overloaded: no worker took this item within {patience_s:g} s; "
+                "retry later",
+                _since(batch_started),
+            )
+        if outcome.kind == "ok":
+            verdict: Verdict = outcome.value
+            self.cache.put(job.cache_key, verdict)
+            return _verdict_result(item, judged.extracted, verdict, spent_s)
+        if outcome.kind == "timeout":
+            self.cache.put(job.cache_key, TimedOut(timeout_s))
+            return _timed_out(item, judged.extracted, timeout_s, spent_s)
+        return _error(item, judged.extracted, outcome.message, spent_s)
+
+    async def _grade_in_pool(self, job: SlowJob, timeout_s: float) -> tuple[Outcome, float]:
+        """The outcome and the seconds workers spent on it (queueing not included)."""
+        args = job.args(self.conventions)
+        quick_s = self.settings.quick_attempt_s
+        if 0 < quick_s < timeout_s:
+            outcome = await self.pool.run(grade_timed, args, quick_s)
+            if outcome.kind != "timeout":
+                return _unwrap(outcome)
+            # queued behind the quick attempts of the rest of the batch (pebble is FIFO)
+            outcome = await self.pool.run(grade_timed, args, timeout_s - quick_s)
+            if outcome.kind == "timeout":
+                return Outcome("timeout", message=f"timed out after {timeout_s:g} s"), timeout_s
+            verdict_outcome, spent_s = _unwrap(outcome)
+            return verdict_outcome, quick_s + spent_s
+        outcome = await self.pool.run(grade_timed, args, timeout_s)
+        if outcome.kind == "timeout":
+            return outcome, timeout_s
+        return _unwrap(outcome)
+
+    def health(self) -> DomainHealth:
+        stats = self.pool.stats()
+        stats.update(
+            cache_size=len(self.cache),
+            cache_hits=self.cache.hits,
+            cache_misses=self.cache.misses,
+            fast_items=self.fast_items,
+            slow_items=self.slow_items,
+        )
+        ok = bool(stats["active"])
+        return DomainHealth(ok=ok, detail="" if ok else "math worker pool is down", stats=stats)
+
+
+def _unwrap(outcome: Outcome) -> tuple[Outcome, float]:
+    if outcome.kind == "ok":
+        verdict, spent_s = outcome.value
+        return Outcome("ok", value=verdict), spent_s
+    return outcome, 0.0
+
+
+def _since(started: float) -> float:
+    return time.perf_counter() - started
+
+
+def _final_result(item: MathItem, judged: Judged, elapsed_s: float) -> MathResult:
+    if judged.verdict is not None:
+        return _verdict_result(item, judged.extracted, judged.verdict, elapsed_s)
+    return MathResult.model_construct(
+        id=item.id,
+        status=Status.failed,
+        reward=0.0,
+        detail=judged.failure or "failed",
+        elapsed_s=elapsed_s,
+        extracted=judged.extracted,
+        parsed_response=None,
+        parsed_answer=None,
+    )
+
+
+def _verdict_result(
+    item: MathItem, extracted: str | None, verdict: Verdict, elapsed_s: float
+) -> MathResult:
+    # model_construct: the fields are built here to satisfy the schema, and at 2,000 items/s
+    # re-validating every result is measurable
+    return MathResult.model_construct(
+        id=item.id,
+        status=Status.passed if verdict.is_equal else Status.failed,
+        reward=1.0 if verdict.is_equal else 0.0,
+        detail=verdict.detail,
+        elapsed_s=elapsed_s,
+        extracted=extracted,
+        parsed_response=verdict.parsed_response,
+        parsed_answer=verdict.parsed_answer,
+    )
+
+
+def _timed_out(
+    item: MathItem, extracted: str | None, timeout_s: float, elapsed_s: float
+) -> MathResult:
+    return MathResult.model_construct(
+        id=item.id,
+        status=Status.timed_out,
+        reward=0.0,
+        detail=f"timed out after {timeout_s:g} s",
+        elapsed_s=elapsed_s,
+        extracted=extracted,
+        parsed_response=None,
+        parsed_answer=None,
+    )
+
+
+def _error(item: MathItem, extracted: str | None, message: str, elapsed_s: float) -> MathResult:
+    return MathResult.model_construct(
+        id=item.id,
+        status=Status.error,
+        reward=None,
+        detail=message,
+        elapsed_s=elapsed_s,
+        extracted=extracted,
+        parsed_response=None,
+        parsed_answer=None,
+    )
+
+
+@asynccontextmanager
+async def open_math_verifier(settings: MathSettings) -> AsyncIterator[MathVerifier]:
+    pool = WorkerPool(settings.workers, preload=[_GRADER_MODULE])
+    try:
+        await asyncio.to_thread(
+            pool.warm_up, grade, ("1", "1", False, False, None, None, Conventions()), 120.0
+        )
+        yield MathVerifier(settings, pool)
+    finally:
+        await asyncio.to_thread(pool.close)

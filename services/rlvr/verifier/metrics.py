@@ -1,0 +1,57 @@
+"""Prometheus metrics of one app instance (its own registry, so tests can build many apps)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+
+from rlvr.schemas.common import ItemResult
+
+# Label values stay bounded: any unknown path (a scanner's) is counted as "other".
+_KNOWN_PATHS = frozenset({"/math", "/code", "/lean", "/verify", "/openrlhf", "/health", "/metrics"})
+_LATENCY_BUCKETS_S = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60)
+
+
+class ServiceMetrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.items = Counter(
+            "rlvr_items",
+            "Items verified, by endpoint and verdict status.",
+            ["endpoint", "status"],
+            registry=self.registry,
+        )
+        self.requests = Counter(
+            "rlvr_requests",
+            "Requests answered, by endpoint and HTTP status code.",
+            ["endpoint", "code"],
+            registry=self.registry,
+        )
+        self.request_latency = Histogram(
+            "rlvr_request_seconds",
+            "Wall time of a whole batch request.",
+            ["endpoint"],
+            buckets=_LATENCY_BUCKETS_S,
+            registry=self.registry,
+        )
+        self.item_latency = Histogram(
+            "rlvr_item_seconds",
+            "Verification time of one item.",
+            ["endpoint"],
+            buckets=_LATENCY_BUCKETS_S,
+            registry=self.registry,
+        )
+
+    def observe_batch(self, endpoint: str, results: Iterable[ItemResult], elapsed_s: float) -> None:
+        for result in results:
+            self.items.labels(endpoint, result.status.value).inc()
+            self.item_latency.labels(endpoint).observe(result.elapsed_s)
+        self.request_latency.labels(endpoint).observe(elapsed_s)
+
+    def observe_request(self, path: str, status_code: int) -> None:
+        endpoint = path.strip("/") if path in _KNOWN_PATHS else "other"
+        self.requests.labels(endpoint, str(status_code)).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

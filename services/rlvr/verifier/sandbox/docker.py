@@ -1,0 +1,333 @@
+"""Docker backend: hardened warm containers whose PID 1 is the trusted executor.
+
+Lifecycle calls (create, start, remove, list) go through the docker SDK in a thread; the job
+stream is Docker's attach endpoint (the container's stdin/stdout), read with asyncio directly
+from the engine's unix socket, so a running job costs no Docker API call at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import socket
+import struct
+import uuid
+from pathlib import Path
+from typing import Any
+
+import docker
+from docker.errors import DockerException, NotFound
+
+from rlvr.verifier.sandbox.base import SandboxLost, SandboxUnavailable
+from rlvr.verifier.sandbox.config import DockerSandboxSettings
+from rlvr.verifier.sandbox.containers import (
+    POOL_ID_LABEL,
+    POOL_LABEL,
+    STDOUT,
+    AttachRefused,
+    UnsupportedDockerHost,
+    locked_down,
+    open_attach,
+    orphaned,
+    pool_labels,
+    read_chunk,
+    socket_path,
+)
+
+log = logging.getLogger(__name__)
+
+_SANDBOX_DIR = Path(__file__).resolve().parent
+# Modules sent into the container, in import order (None = an empty package).
+_MODULES: list[tuple[str, str | None]] = [
+    ("rlvr", None),
+    ("rlvr.verifier", None),
+    ("rlvr.verifier.sandbox", None),
+    ("rlvr.verifier.sandbox.codec", "codec.py"),
+    ("rlvr.verifier.sandbox.procs", "procs.py"),
+    ("rlvr.verifier.sandbox.runner", "runner.py"),
+    ("rlvr.verifier.sandbox.asserts", "asserts.py"),
+    ("rlvr.verifier.sandbox.executor", "executor.py"),
+]
+# PID 1's program: read a length-prefixed JSON of module sources from stdin, install, run.
+BOOTSTRAP = """\
+import os, sys, json, types
+def read(n):
+    out = b""
+    while len(out) < n:
+        chunk = os.read(0, n - len(out))
+        if not chunk:
+            raise SystemExit(0)
+        out += chunk
+    return out
+payload = json.loads(read(int(read(10))))
+for name, source in payload["modules"]:
+    module = types.ModuleType(name)
+    sys.modules[name] = module
+    if source is None:
+        module.__path__ = []
+    else:
+        exec(compile(source, "<" + name + ">", "exec"), module.__dict__)
+sys.modules[payload["main"]].main(payload["config"])
+"""
+_FRAME = struct.Struct(">I")
+_MAX_FRAME = 256 << 20
+
+
+def bootstrap_payload(config: dict[str, Any]) -> bytes:
+    modules = [
+        (name, None if file is None else (_SANDBOX_DIR / file).read_text())
+        for name, file in _MODULES
+    ]
+    body = json.dumps(
+        {"modules": modules, "main": "rlvr.verifier.sandbox.executor", "config": config}
+    ).encode()
+    return f"{len(body):010d}".encode() + body
+
+
+def hardened_container_args(
+    settings: DockerSandboxSettings, labels: dict[str, str], uid: int
+) -> dict[str, Any]:
+    """The container's isolation, in one place (docs: Code verifier, "Containers")."""
+    pinned = {"cpuset_cpus": settings.cpuset_cpus} if settings.cpuset_cpus else {}
+    return {
+        **pinned,
+        **locked_down(
+            uid=uid,
+            labels=labels,
+            tmpfs_options=f"rw,exec,nosuid,nodev,size={settings.tmpfs_mb}m,mode=1777",
+            memory_mb=settings.memory_mb,
+            pids_limit=settings.pids_limit,
+            cpus=settings.cpus,
+        ),
+        "image": settings.image,
+        "command": ["python3", "-I", "-S", "-c", BOOTSTRAP],
+        "hostname": "sandbox",
+        "working_dir": "/tmp",
+        "auto_remove": True,
+    }
+
+
+class _AttachStream:
+    """Docker's multiplexed attach stream, turned into executor frames."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.buffer = bytearray()
+        self.stderr_tail = bytearray()
+
+    @classmethod
+    async def open(cls, path: str, container_id: str) -> _AttachStream:
+        try:
+            reader, writer = await open_attach(path, container_id)
+        except AttachRefused as exc:
+            raise SandboxUnavailable(str(exc)) from exc
+        return cls(reader, writer)
+
+    async def send(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def read_frame(self) -> dict[str, Any]:
+        """The next executor frame; raises IncompleteReadError/ValueError if the stream ends."""
+        while True:
+            if len(self.buffer) >= _FRAME.size:
+                (size,) = _FRAME.unpack_from(self.buffer)
+                if size > _MAX_FRAME:
+                    raise ValueError("oversized frame")
+                if len(self.buffer) >= _FRAME.size + size:
+                    body = bytes(self.buffer[_FRAME.size : _FRAME.size + size])
+                    del self.buffer[: _FRAME.size + size]
+                    message: dict[str, Any] = json.loads(body)
+                    return message
+            kind, payload = await read_chunk(self.reader)
+            if kind == STDOUT:
+                self.buffer += payload
+            else:  # the executor's own stderr (never a candidate's): keep a tail for logs
+                self.stderr_tail = (self.stderr_tail + payload)[-4000:]
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+class DockerSandbox:
+    """One warm container; runs one job at a time over its attach stream.
+
+    A reader task pumps the executor's frames as they come, so a container that dies while
+    idle (`docker kill`, an engine restart) is noticed at once, not by the next item.
+    """
+
+    def __init__(self, container_id: str, name: str, stream: _AttachStream) -> None:
+        self.container_id = container_id
+        self.name = name
+        self.stream = stream
+        self.jobs_done = 0
+        self._alive = True
+        self._lock = asyncio.Lock()
+        self._frames: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._pump = asyncio.ensure_future(self._read_frames())
+
+    async def _read_frames(self) -> None:
+        try:
+            while True:
+                self._frames.put_nowait(await self.stream.read_frame())
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            pass
+        finally:
+            self._alive = False
+            self._frames.put_nowait(None)
+
+    @property
+    def is_alive(self) -> bool:
+        return self._alive
+
+    def mark_dead(self) -> None:
+        self._alive = False
+        self.stream.close()
+        self._pump.cancel()
+
+    async def run(self, job: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+        body = json.dumps(job).encode()
+        async with self._lock:
+            if not self.is_alive:
+                raise SandboxLost(f"sandbox {self.name} is gone")
+            try:
+                await self.stream.send(_FRAME.pack(len(body)) + body)
+                result = await asyncio.wait_for(self._frames.get(), timeout_s)
+            except TimeoutError as exc:
+                self.mark_dead()
+                message = f"sandbox {self.name} did not answer in {timeout_s:.0f}s"
+                raise SandboxLost(message) from exc
+            except OSError:
+                result = None
+                self.mark_dead()
+            except asyncio.CancelledError:
+                # The job still runs in there and its answer would reach the next job: retire.
+                self.mark_dead()
+                raise
+            if result is None:
+                self.mark_dead()
+                tail = self.stream.stderr_tail.decode(errors="replace")[-500:]
+                raise SandboxLost(f"sandbox {self.name} died mid-job {tail}".strip())
+            self.jobs_done += 1
+            if not result.get("healthy", False) or "fault" in result:
+                self._alive = False  # answered, but must not take another job
+            if "fault" in result:  # the executor failed before judging: retry elsewhere
+                raise SandboxLost(f"sandbox {self.name}: executor fault: {result['fault']}")
+            return result
+
+
+class DockerBackend:
+    """Starts hardened sandbox containers; removes only containers it labelled as its own."""
+
+    def __init__(self, settings: DockerSandboxSettings) -> None:
+        self.settings = settings
+        try:
+            self.socket = socket_path(settings.docker_host)
+        except UnsupportedDockerHost as exc:
+            raise SandboxUnavailable(str(exc)) from exc
+        self.pool_id = uuid.uuid4().hex[:12]
+        self._client: docker.DockerClient | None = None
+        self._config = {"output_limit_bytes": settings.output_limit_bytes}
+        self._payload = bootstrap_payload(self._config)
+
+    def _docker(self) -> docker.DockerClient:
+        if self._client is None:
+            self._client = docker.DockerClient(base_url=f"unix://{self.socket}", timeout=30)
+        return self._client
+
+    def labels(self) -> dict[str, str]:
+        return pool_labels(self.settings.label, self.pool_id)
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await asyncio.to_thread(self._docker().ping))
+        except Exception:
+            return False
+
+    def _create(self) -> tuple[str, str]:
+        uid = 100_000 + secrets.randbelow(1_000_000_000)  # per container: RLIMIT_NPROC is per uid
+        name = f"rlvr-code-{self.pool_id}-{uuid.uuid4().hex[:8]}"
+        args = hardened_container_args(self.settings, self.labels(), uid)
+        container = self._docker().containers.create(name=name, **args)
+        return str(container.id), name
+
+    def _start(self, container_id: str) -> None:
+        self._docker().api.start(container_id)
+
+    async def start(self) -> DockerSandbox:
+        try:
+            container_id, name = await asyncio.to_thread(self._create)
+        except (DockerException, OSError) as exc:
+            raise SandboxUnavailable(f"cannot create a sandbox container: {exc}") from exc
+        stream: _AttachStream | None = None
+        try:
+            stream = await _AttachStream.open(self.socket, container_id)
+            await asyncio.to_thread(self._start, container_id)
+            await stream.send(self._payload)
+            ready = await asyncio.wait_for(stream.read_frame(), self.settings.start_timeout_s)
+            if not ready.get("ready"):
+                raise SandboxUnavailable(f"sandbox {name} did not become ready: {ready}")
+        except BaseException as exc:
+            if stream is not None:
+                stream.close()
+            await asyncio.shield(self._remove_id(container_id))
+            if isinstance(exc, SandboxUnavailable | asyncio.CancelledError):
+                raise
+            raise SandboxUnavailable(f"cannot start sandbox {name}: {exc!r}") from exc
+        return DockerSandbox(container_id, name, stream)
+
+    async def _remove_id(self, container_id: str) -> None:
+        def remove() -> None:
+            with contextlib.suppress(NotFound):
+                self._docker().api.remove_container(container_id, force=True)
+
+        try:
+            await asyncio.to_thread(remove)
+        except Exception as exc:  # removal is best effort; auto_remove also cleans up
+            log.warning("could not remove sandbox container %s: %s", container_id[:12], exc)
+
+    async def remove(self, sandbox: Any) -> None:
+        if isinstance(sandbox, DockerSandbox):
+            sandbox.mark_dead()
+            await self._remove_id(sandbox.container_id)
+
+    async def remove_all_own(self) -> None:
+        """Remove every container of this pool (used at shutdown)."""
+
+        def list_own() -> list[str]:
+            found = self._docker().containers.list(
+                all=True, filters={"label": f"{POOL_ID_LABEL}={self.pool_id}"}
+            )
+            return [str(c.id) for c in found]
+
+        with contextlib.suppress(Exception):
+            for container_id in await asyncio.to_thread(list_own):
+                await self._remove_id(container_id)
+
+    async def cleanup_stale(self) -> int:
+        """Remove our-label containers whose owner process (same host) no longer exists."""
+        host = socket.gethostname()
+
+        def stale() -> list[str]:
+            found = self._docker().containers.list(
+                all=True, filters={"label": f"{POOL_LABEL}={self.settings.label}"}
+            )
+            return orphaned(((str(c.id), c.labels) for c in found), host)
+
+        try:
+            ids = await asyncio.to_thread(stale)
+        except Exception:
+            return 0
+        for container_id in ids:
+            await self._remove_id(container_id)
+        return len(ids)
+
+    async def close(self) -> None:
+        await self.remove_all_own()
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                self._client.close()

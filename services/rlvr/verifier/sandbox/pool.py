@@ -1,0 +1,191 @@
+"""A warm pool of sandboxes: started ahead, lent one job at a time, replaced when suspect.
+
+`async with pool.acquire() as sandbox:` lends an idle sandbox. On return, a sandbox that died,
+reported an anomaly, or served `max_jobs_per_sandbox` jobs is removed and a fresh one started
+in the background. When the backend cannot start sandboxes (Docker unreachable) and none is
+alive, `acquire` fails at once with SandboxUnavailable instead of waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from rlvr.verifier.sandbox.base import Sandbox, SandboxBackend, SandboxUnavailable
+
+log = logging.getLogger(__name__)
+
+
+class SandboxPool:
+    def __init__(
+        self,
+        backend: SandboxBackend,
+        size: int,
+        max_jobs_per_sandbox: int,
+        acquire_timeout_s: float = 60.0,
+    ) -> None:
+        self.backend = backend
+        self.size = size
+        self.max_jobs_per_sandbox = max_jobs_per_sandbox
+        self.acquire_timeout_s = acquire_timeout_s
+        self._idle: asyncio.Queue[Sandbox] = asyncio.Queue()
+        self._live: set[Sandbox] = set()
+        self._starting = 0
+        self._wake = asyncio.Event()
+        self._maintainer: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+        self._closed = False
+        self.last_error: str | None = None
+        self.last_error_at: float | None = None
+        self.started_total = 0
+        self.retired_total = 0
+
+    # -- lifecycle
+
+    async def start(self, warm_timeout_s: float) -> None:
+        """Start the maintainer and wait (bounded) until the pool is full or clearly failing."""
+        with contextlib.suppress(Exception):
+            removed = await self.backend.cleanup_stale()
+            if removed:
+                log.info("removed %d stale sandbox containers", removed)
+        self._maintainer = asyncio.create_task(self._maintain(), name="sandbox-pool")
+        deadline = time.monotonic() + warm_timeout_s
+        while time.monotonic() < deadline and len(self._live) < self.size:
+            if self.last_error and not self._live and self._starting == 0:
+                break
+            await asyncio.sleep(0.05)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._maintainer is not None:
+            self._maintainer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._maintainer
+        for task in list(self._background):
+            task.cancel()
+        for sandbox in list(self._live):
+            await self.backend.remove(sandbox)
+        self._live.clear()
+        await self.backend.close()
+
+    # -- lending
+
+    @property
+    def is_failing(self) -> bool:
+        """No sandbox alive and the last attempt to start one failed."""
+        return not self._live and self.last_error is not None
+
+    @contextlib.asynccontextmanager
+    async def acquire(self) -> AsyncIterator[Sandbox]:
+        sandbox = await self._take()
+        try:
+            yield sandbox
+        finally:
+            self._give_back(sandbox)
+
+    async def _take(self) -> Sandbox:
+        deadline = time.monotonic() + self.acquire_timeout_s
+        while True:
+            if self._closed:
+                raise SandboxUnavailable("the sandbox pool is shut down")
+            if self.is_failing and self._idle.empty():
+                raise SandboxUnavailable(f"no sandbox available: {self.last_error}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SandboxUnavailable(f"no sandbox became free in {self.acquire_timeout_s}s")
+            try:
+                # short waits so that a backend failing meanwhile is noticed quickly
+                sandbox = await asyncio.wait_for(self._idle.get(), min(left, 0.5))
+            except TimeoutError:
+                continue
+            if sandbox.is_alive:
+                return sandbox
+            self._retire(sandbox)
+
+    def _give_back(self, sandbox: Sandbox) -> None:
+        if self._closed:
+            self._retire(sandbox)
+        elif sandbox.is_alive and sandbox.jobs_done < self.max_jobs_per_sandbox:
+            self._idle.put_nowait(sandbox)
+        else:
+            self._retire(sandbox)
+
+    def _retire(self, sandbox: Sandbox) -> None:
+        if sandbox in self._live:
+            self._live.discard(sandbox)
+            self.retired_total += 1
+        self._spawn_background(self.backend.remove(sandbox))
+        self._wake.set()
+
+    def _spawn_background(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # -- keeping it full
+
+    async def _maintain(self) -> None:
+        backoff_s = 0.5
+        while not self._closed:
+            self._wake.clear()
+            missing = self.size - len(self._live) - self._starting
+            if missing > 0:
+                # at most two at a time: the engine serialises container starts anyway
+                batch = min(missing, 2)
+                self._starting += batch
+                results = await asyncio.gather(
+                    *(self._start_one() for _ in range(batch)), return_exceptions=True
+                )
+                self._starting -= batch
+                if any(isinstance(r, BaseException) for r in results):
+                    await asyncio.sleep(backoff_s)
+                    backoff_s = min(backoff_s * 2, 10.0)
+                else:
+                    backoff_s = 0.5
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), 1.0)
+            self._drop_dead_idle()
+
+    async def _start_one(self) -> None:
+        try:
+            sandbox = await self.backend.start()
+        except Exception as exc:
+            self.last_error = str(exc)[:500]
+            self.last_error_at = time.time()
+            log.warning("sandbox start failed: %s", self.last_error)
+            raise
+        if self._closed:
+            await self.backend.remove(sandbox)
+            return
+        self.last_error = None
+        self.started_total += 1
+        self._live.add(sandbox)
+        self._idle.put_nowait(sandbox)
+
+    def _drop_dead_idle(self) -> None:
+        """Idle sandboxes whose container vanished (engine restart, `docker kill`)."""
+        keep = []
+        while not self._idle.empty():
+            sandbox = self._idle.get_nowait()
+            if sandbox.is_alive:
+                keep.append(sandbox)
+            else:
+                self._retire(sandbox)
+        for sandbox in keep:
+            self._idle.put_nowait(sandbox)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "size": self.size,
+            "live": len(self._live),
+            "idle": self._idle.qsize(),
+            "starting": self._starting,
+            "started_total": self.started_total,
+            "retired_total": self.retired_total,
+            "last_error": self.last_error,
+        }

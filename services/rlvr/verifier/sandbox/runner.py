@@ -1,0 +1,270 @@
+"""The candidate's side of a run, in the zygote and its children (stdlib only; in sandboxes).
+
+The zygote is forked by PID 1 before any job arrives, so its memory never holds a test; it forks
+one child per run, which makes its own session, takes its pipes and rlimits, reads the source
+from its work dir and becomes the program: `python-main` (stdio tests), `python-serve` (answers
+call requests with plain data) or `exec` (the compiler, a compiled binary).
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import json
+import os
+import signal
+import socket
+import sys
+import traceback
+import types
+from typing import Any
+
+from rlvr.verifier.sandbox.codec import CodecError, decode_value, encode_value
+from rlvr.verifier.sandbox.procs import (
+    apply_rlimits,
+    install_exit_builtins,
+    install_seccomp,
+    move_fds,
+    seccomp_program,
+    send_line,
+)
+
+WORK_ROOT = "/tmp"
+SOURCE_NAME = "solution"
+_DATA_NAME_LIMIT = 1 << 20
+_PREIMPORT = [
+    "atexit",
+    "fcntl",
+    "resource",
+    "abc",
+    "array",
+    "bisect",
+    "collections",
+    "copy",
+    "dataclasses",
+    "decimal",
+    "enum",
+    "fractions",
+    "functools",
+    "hashlib",
+    "heapq",
+    "io",
+    "itertools",
+    "json",
+    "math",
+    "operator",
+    "random",
+    "re",
+    "statistics",
+    "string",
+    "textwrap",
+    "typing",
+    "unicodedata",
+]
+
+
+def _fresh_stdio() -> None:
+    import io
+
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)))
+    sys.stderr = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(2, "w", closefd=False)), line_buffering=True
+    )
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr  # type: ignore[misc]
+
+
+def _load_module(path: str, name: str) -> types.ModuleType:
+    with open(path, encoding="utf-8") as handle:
+        source = handle.read()
+    module = types.ModuleType(name)
+    module.__file__ = path
+    module.__builtins__ = builtins  # type: ignore[attr-defined]
+    sys.modules[name] = module
+    exec(compile(source, path, "exec"), module.__dict__)
+    return module
+
+
+def candidate_traceback(exc: BaseException) -> str:
+    """The traceback without the executor's own frames (they only confuse the reader)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename.startswith("<services."):
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb))[-1500:]
+
+
+def _flush_quietly() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+
+
+def run_python_main(path: str) -> None:
+    """Run the candidate as `__main__` reading stdin (stdio tests); exit code 3 = MemoryError."""
+    _fresh_stdio()
+    sys.argv = [path]
+    code = 0
+    try:
+        _load_module(path, "__main__")
+        import atexit
+
+        atexit._run_exitfuncs()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except MemoryError:
+        code = 3
+        with contextlib.suppress(BaseException):
+            sys.stderr.write("MemoryError\n")
+    except BaseException as exc:
+        code = 1
+        with contextlib.suppress(BaseException):
+            sys.stderr.write(candidate_traceback(exc))
+    _flush_quietly()
+    os._exit(code & 0xFF)
+
+
+def _describe_names(namespace: dict[str, Any]) -> dict[str, Any]:
+    """What the harness may see of the candidate's module: callables, modules, plain data."""
+    names: dict[str, Any] = {}
+    for name, value in list(namespace.items()):
+        if name.startswith("__") or hasattr(builtins, name):
+            continue
+        if isinstance(value, types.ModuleType):
+            names[name] = {"module": value.__name__}
+        elif callable(value):
+            names[name] = {"callable": True}
+        else:
+            with contextlib.suppress(Exception):
+                encoded = encode_value(value)
+                if len(encoded) <= _DATA_NAME_LIMIT:
+                    names[name] = {"data": encoded}
+    return names
+
+
+def _resolve(namespace: dict[str, Any], name: str) -> Any:
+    """`add`, or `Solution.two_sum` (LeetCode style: a fresh `Solution()` per call)."""
+    owner, _, method = name.partition(".")
+    target = namespace.get(owner)
+    if not method:
+        return target
+    return getattr(target(), method) if isinstance(target, type) else None
+
+
+def _call_response(namespace: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        args, kwargs = decode_value(request["args"])
+        function = _resolve(namespace, str(request["fn"]))
+        if not callable(function):
+            return {"raised": "NameError", "message": f"name {request['fn']!r} is not defined"}
+        result = function(*args, **kwargs)
+    except MemoryError:
+        return {"memory": True}
+    except RecursionError as exc:
+        return {"raised": "RecursionError", "message": str(exc)[:300]}
+    except BaseException as exc:
+        try:
+            message = str(exc)[:300]
+            kind = type(exc).__name__
+        except BaseException:
+            message, kind = "", "Exception"
+        return {"raised": kind, "message": message}
+    try:
+        reply: dict[str, Any] = {"value": encode_value(result)}
+        if request.get("track_args"):
+            reply["args"] = encode_value(list(args))
+        return reply
+    except CodecError as exc:
+        return {"unplain": str(exc)[:200]}
+
+
+def run_python_serve(path: str, describe: bool) -> None:
+    """Load the candidate as a module, then answer call requests (fd 3) on fd 4 as plain data."""
+    _fresh_stdio()
+    sys.argv = [path]
+    try:
+        module = _load_module(path, SOURCE_NAME)
+        names = _describe_names(module.__dict__) if describe else {}
+        ready: dict[str, Any] = {"ready": names}
+    except MemoryError:
+        ready = {"load": "memory"}
+    except BaseException as exc:
+        ready = {"load": "error", "detail": candidate_traceback(exc)}
+    _flush_quietly()
+    send_line(4, ready)
+    if "ready" not in ready:
+        os._exit(1)
+    requests = os.fdopen(3, "rb")
+    for line in requests:
+        reply = _call_response(module.__dict__, json.loads(line))
+        _flush_quietly()
+        send_line(4, reply)
+    os._exit(0)
+
+
+def child_main(request: dict[str, Any], fds: list[int]) -> None:
+    """In the zygote's child: own session, fds, rlimits, cwd; then become the run."""
+    try:
+        os.setsid()
+        move_fds(fds)
+        for sig in (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(sig, signal.SIG_DFL)
+        os.chdir(request["cwd"])
+        os.umask(0o077)
+        sys.path[:] = [p for p in sys.path if p and not p.startswith(WORK_ROOT)]
+        os.environ.clear()
+        os.environ.update(request["env"])
+        apply_rlimits(request["rlimits"])
+        mode = request["mode"]
+        if mode == "exec":
+            os.execve(request["argv"][0], request["argv"], request["env"])
+        elif mode == "python-main":
+            run_python_main(request["path"])
+        elif mode == "python-serve":
+            run_python_serve(request["path"], bool(request.get("describe")))
+    except BaseException:
+        with contextlib.suppress(BaseException):
+            os.write(2, traceback.format_exc(limit=-2).encode()[-2000:])
+        os._exit(127)
+    os._exit(127)
+
+
+def zygote_main(sock: socket.socket) -> None:
+    """Confine itself with seccomp, say ready; then fork one child per spawn request and
+    report its pid, then its wait status."""
+    for name in _PREIMPORT:
+        with contextlib.suppress(ImportError):
+            __import__(name)
+    install_exit_builtins()
+    # as judges do: no cap on int <-> decimal str (big answers); a slow conversion only spends
+    # the candidate's own time limit
+    sys.set_int_max_str_digits(0)
+    import gc
+
+    gc.freeze()  # keep the warm heap out of the children's collections (fewer copied pages)
+    # Every run is forked from here, so the filter binds them all (and what they exec): a
+    # candidate of the same uid can then not change another process's rlimits, nice value,
+    # affinity or scheduling, nor make IPC objects that outlive it. Fail closed: no filter,
+    # no sandbox.
+    try:
+        install_seccomp(seccomp_program(os.uname().machine))
+    except Exception as exc:
+        sock.send(json.dumps({"error": f"seccomp: {type(exc).__name__}: {exc}"}).encode())
+        os._exit(1)
+    sock.send(json.dumps({"ready": True}).encode())
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
+        except OSError:
+            os._exit(0)
+        if not message:
+            os._exit(0)
+        request = json.loads(message)
+        pid = os.fork()
+        if pid == 0:
+            sock.close()
+            child_main(request, fds)
+        for fd in fds:
+            os.close(fd)
+        sock.send(json.dumps({"pid": pid}).encode())
+        _, status = os.waitpid(pid, 0)
+        sock.send(json.dumps({"status": status}).encode())

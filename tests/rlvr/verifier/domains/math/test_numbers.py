@@ -1,0 +1,60 @@
+"""Plain numbers as exact fractions and the documented rounding rule."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from rlvr.verifier.domains.math.normalize import normalize
+from rlvr.verifier.domains.math.numbers import numbers_equal, parse_number
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("7,425,000", Fraction(7425000)),
+        ("-\\frac{3}{4}", Fraction(-3, 4)),
+        ("\\frac{-3}{4}", Fraction(-3, 4)),
+        ("\\frac34", Fraction(3, 4)),
+        ("3\\frac{1}{2}", Fraction(7, 2)),
+        (".5", Fraction(1, 2)),
+        ("1.5\\times10^{3}", Fraction(1500)),
+        ("2e-3", Fraction(2, 1000)),
+        ("10^{6}", Fraction(10**6)),
+        ("1\\,000", Fraction(1000)),
+        ("14{,}916", Fraction(14916)),
+        ("\\$18.90", Fraction(189, 10)),
+        ("90^\\circ", Fraction(90)),
+    ],
+)
+def test_parses_plain_numbers_exactly(text: str, value: Fraction) -> None:
+    number = parse_number(normalize(text).key)
+    assert number is not None and number.value == value
+
+
+@pytest.mark.parametrize("text", ["x", "\\sqrt{2}", "10^{10^{10}}", "1,2", "(1,2)", "1/0"])
+def test_non_numbers_are_left_to_sympy(text: str) -> None:
+    assert parse_number(normalize(text).key) is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("0.333", "1/3", True),
+        ("0.33", "1/3", False),  # two significant digits: below min_rounded_digits
+        ("0.334", "1/3", False),
+        ("0.5", "1/2", True),
+        ("0.50", "0.5", True),
+        ("0.333", "0.3333", False),  # two decimals compare exactly
+        ("-0.667", "-2/3", True),
+    ],
+)
+def test_rounding_rule(a: str, b: str, expected: bool) -> None:
+    x, y = parse_number(normalize(a).key), parse_number(normalize(b).key)
+    assert x is not None and y is not None
+    assert numbers_equal(x, y, min_rounded_digits=3) is expected
+
+
+def test_huge_exponents_are_not_expanded_in_process() -> None:
+    assert parse_number("1e999999") is None

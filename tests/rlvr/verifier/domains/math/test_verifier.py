@@ -1,0 +1,160 @@
+"""MathVerifier with its real killable pool: deadlines, crashes, caching, batches with poison."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from rlvr.schemas.common import Status
+from rlvr.schemas.math import MathItem
+from rlvr.verifier.domains.math import verifier as verifier_module
+from rlvr.verifier.domains.math.config import MathSettings
+from rlvr.verifier.domains.math.verifier import MathVerifier, open_math_verifier
+from rlvr.verifier.domains.math.workers import WorkerPool
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+HUGE = "\\boxed{10^{10^{10}}}"  # SymPy would try to build a 10-billion-digit integer
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def verifier() -> AsyncIterator[MathVerifier]:
+    settings = MathSettings(default_timeout_s=1.0, max_timeout_s=3.0, quick_attempt_s=0.3)
+    async with open_math_verifier(settings) as opened:
+        yield opened
+
+
+def item(response: str, answer: str, timeout_s: float | None = None) -> MathItem:
+    return MathItem(response=response, answer=answer, timeout_s=timeout_s)
+
+
+async def test_results_come_back_in_order_with_ids(verifier: MathVerifier) -> None:
+    items = [
+        MathItem(id="a", response="\\boxed{x^2+2x+1}", answer="(x+1)^2"),
+        MathItem(id="b", response="\\boxed{4}", answer="5"),
+        MathItem(id="c", response="\\boxed{\\frac{\\sqrt{2}}{2}}", answer="\\frac{1}{\\sqrt{2}}"),
+    ]
+    results = await verifier.verify_batch(items)
+    assert [r.id for r in results] == ["a", "b", "c"]
+    assert [r.status for r in results] == [Status.passed, Status.failed, Status.passed]
+    assert results[1].reward == 0.0 and results[0].reward == 1.0
+    assert results[1].detail == "parsed 4, expected 5"
+    assert results[0].extracted == "x^2+2x+1"
+
+
+async def test_pathological_item_times_out_alone_and_others_are_prompt(
+    verifier: MathVerifier,
+) -> None:
+    easy = [item(f"\\boxed{{(x+{k})^2}}", f"x^2+{2 * k}x+{k * k}") for k in range(1, 9)]
+    poison = [item(HUGE, "10^{10^{10}}+1"), item(HUGE, "10^{10^{10}}-1")]
+    started = time.perf_counter()
+    results = await verifier.verify_batch([poison[0], *easy, poison[1]])
+    elapsed = time.perf_counter() - started
+    assert results[0].status is Status.timed_out and results[-1].status is Status.timed_out
+    assert results[0].reward == 0.0
+    assert results[0].detail == "timed out after 1 s"
+    assert all(r.status is Status.passed for r in results[1:-1]), [r.detail for r in results]
+    assert max(r.elapsed_s for r in results[1:-1]) < 1.0  # not stuck behind the poison
+    assert elapsed < 2 * 1.0 + 0.5  # never more than twice the deadline
+
+
+async def test_per_item_timeout_is_capped_by_settings(verifier: MathVerifier) -> None:
+    assert verifier.timeout_for(item("1", "1", timeout_s=100.0)) == 3.0
+    assert verifier.timeout_for(item("1", "1", timeout_s=0.5)) == 0.5
+    assert verifier.timeout_for(item("1", "1")) == 1.0
+
+
+async def test_repeated_pair_is_served_from_cache(verifier: MathVerifier) -> None:
+    pair = item("\\boxed{\\sqrt{50}}", "5\\sqrt{2}")
+    first = (await verifier.verify_batch([pair]))[0]
+    hits_before = verifier.cache.hits
+    second = (await verifier.verify_batch([pair]))[0]
+    assert first.status is second.status is Status.passed
+    assert verifier.cache.hits == hits_before + 1
+    assert second.elapsed_s == 0.0
+
+
+async def test_cached_timeout_is_reused_only_for_no_longer_deadlines(
+    verifier: MathVerifier,
+) -> None:
+    poison = item(HUGE, "10^{10^{10}}+7", timeout_s=0.4)
+    assert (await verifier.verify_batch([poison]))[0].status is Status.timed_out
+    started = time.perf_counter()
+    again = (await verifier.verify_batch([poison]))[0]
+    assert again.status is Status.timed_out and time.perf_counter() - started < 0.2
+
+
+async def test_event_loop_stays_responsive_during_a_heavy_batch(verifier: MathVerifier) -> None:
+    batch = [item("word " * 20_000 + f"\\boxed{{{k}}}", str(k)) for k in range(40)]
+    batch.append(item(HUGE, "10^{10^{10}}+3"))
+    gaps: list[float] = []
+
+    async def ticker() -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            gaps.append(time.perf_counter() - before)
+
+    task = asyncio.create_task(ticker())
+    results = await verifier.verify_batch(batch)
+    task.cancel()
+    assert all(r.status is Status.passed for r in results[:-1])
+    assert max(gaps) < 0.3, max(gaps)
+
+
+async def test_health_reports_pool_stats(verifier: MathVerifier) -> None:
+    health = verifier.health()
+    assert health.ok
+    assert health.stats["workers"] == 2
+    assert health.stats["timeouts"] >= 1
+    assert {"cache_hits", "in_flight", "crashes", "fast_items", "slow_items"} <= set(health.stats)
+
+
+def _crash(*_args: object) -> None:
+    os._exit(7)  # what a segfault in C code looks like to the pool: the worker is gone
+
+
+async def test_worker_crash_makes_only_its_item_an_error(
+    verifier: MathVerifier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(verifier_module, "grade_timed", _crash)
+    results = await verifier.verify_batch(
+        [item("\\boxed{\\sqrt{7}}", "\\sqrt{7}+0"), item("\\boxed{3}", "3")]
+    )
+    assert results[0].status is Status.error and results[0].reward is None
+    assert "exit code 7" in results[0].detail
+    assert results[1].status is Status.passed
+    monkeypatch.undo()
+    again = await verifier.verify_batch([item("\\boxed{\\sqrt{7}}", "\\sqrt{7}+0")])
+    assert again[0].status is Status.passed  # not cached as an error; the pool replaced it
+
+
+async def test_worker_crash_is_an_error_and_the_pool_recovers() -> None:
+    pool = WorkerPool(1)
+    try:
+        crashed = await pool.run(os._exit, (3,), 5.0)
+        assert crashed.kind == "crash"
+        assert "exit code 3" in crashed.message
+        recovered = await pool.run(abs, (-4,), 5.0)
+        assert recovered.kind == "ok" and recovered.value == 4
+        hung = await pool.run(time.sleep, (30,), 0.3)
+        assert hung.kind == "timeout"
+        after = await pool.run(abs, (-5,), 5.0)
+        assert after.value == 5
+        assert pool.stats()["crashes"] == 1 and pool.stats()["timeouts"] == 1
+    finally:
+        pool.close()
+
+
+async def test_grader_exception_is_an_error_verdict() -> None:
+    pool = WorkerPool(1)
+    try:
+        outcome = await pool.run(int, ("not a number",), 5.0)
+        assert outcome.kind == "error" and "ValueError" in outcome.message
+    finally:
+        pool.close()

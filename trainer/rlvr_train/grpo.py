@@ -1,0 +1,143 @@
+"""The GRPO stage: TRL's GRPOTrainer with our data, rewards, timing metrics and report."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from trl import GRPOConfig, GRPOTrainer
+
+from rlvr_train.config import DataArguments, ModelArguments, RewardArguments
+from rlvr_train.data import build_records, to_rows
+from rlvr_train.distributed import describe
+from rlvr_train.models import load_tokenizer, resolve_model
+from rlvr_train.records import TaskRecord
+from rlvr_train.reporting import GENERATION_KEY, REWARDS_KEY, ReportCallback
+from rlvr_train.rewards.mixing import build_reward_funcs, check_weights
+from rlvr_train.runs import prepare_init_kwargs, resume_target, save_policy, trainer_model_kwargs
+
+
+class TimedGRPOTrainer(GRPOTrainer):
+    """GRPOTrainer that also logs seconds per step spent generating and computing rewards.
+
+    It overrides TRL's private `_generate` and `_calculate_rewards` and writes its private
+    `_metrics`: pyproject.toml pins TRL below the next minor release, and
+    tests/rlvr_train/test_grpo.py checks that the signatures are still the ones wrapped here.
+    """
+
+    def _mode(self) -> str:
+        return "train" if self.model is not None and self.model.training else "eval"
+
+    def _generate(self, prompts: list) -> Any:
+        started = time.perf_counter()
+        output = super()._generate(prompts)
+        self._metrics[self._mode()][GENERATION_KEY].append(time.perf_counter() - started)
+        return output
+
+    def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
+        output = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+        self._metrics[self._mode()][REWARDS_KEY].append(time.perf_counter() - started)
+        return output
+
+
+def corpus_of(records: list[TaskRecord], system_prompt: str | None) -> list[str]:
+    """Texts a `tiny` model's tokenizer is trained on: prompts, instructions, solutions."""
+    from rlvr_train.data import INSTRUCTIONS
+
+    texts = [system_prompt or "", *INSTRUCTIONS.values()]
+    for record in records:
+        if isinstance(record.prompt, str):
+            texts.append(record.prompt)
+        else:
+            texts.extend(message["content"] for message in record.prompt)
+        texts.extend(x for x in (record.answer, record.completion) if x)
+    return texts
+
+
+def prompt_rows(
+    records: list[TaskRecord],
+    tokenizer: Any,
+    system_prompt: str | None,
+    max_prompt_length: int | None,
+) -> list[dict[str, Any]]:
+    """Dataset rows, without prompts longer than `max_prompt_length` tokens."""
+    rows = to_rows(records, system_prompt or None)
+    if max_prompt_length is None:
+        return rows
+    kept = [
+        row
+        for row in rows
+        if len(
+            tokenizer.apply_chat_template(row["prompt"], add_generation_prompt=True, tokenize=False)
+        )
+        <= max_prompt_length * 8  # cheap character bound first
+        and len(
+            tokenizer.apply_chat_template(
+                row["prompt"], add_generation_prompt=True, tokenize=True, return_dict=False
+            )
+        )
+        <= max_prompt_length
+    ]
+    if not kept:
+        raise ValueError(f"every prompt is longer than max_prompt_length={max_prompt_length}")
+    return kept
+
+
+def prepare_model(
+    model_args: ModelArguments, data_args: DataArguments, work_dir: Path
+) -> tuple[str, list[TaskRecord]]:
+    """The training records and a loadable model path (built-ins materialised under work_dir)."""
+    records = build_records(
+        data_args.datasets,
+        data_args.dataset_weights,
+        data_args.dataset_size,
+        data_args.dataset_seed,
+        heldout_fraction=data_args.humaneval_heldout_fraction,
+    )
+    model_path = resolve_model(
+        model_args.model_name_or_path,
+        work_dir=work_dir,
+        corpus=corpus_of(records, data_args.system_prompt),
+        tiny_hidden_size=model_args.tiny_hidden_size,
+        tiny_num_layers=model_args.tiny_num_layers,
+        tiny_vocab_size=model_args.tiny_vocab_size,
+        seed=data_args.dataset_seed,
+    )
+    return model_path, records
+
+
+def run_grpo(
+    model_args: ModelArguments,
+    data_args: DataArguments,
+    reward_args: RewardArguments,
+    args: GRPOConfig,
+    callbacks: list[Any] | None = None,
+) -> Path:
+    """Train with GRPO; save the policy, metrics.jsonl and curves.png in `args.output_dir`."""
+    from datasets import Dataset
+
+    output_dir = Path(args.output_dir or "outputs/grpo")
+    print(f"grpo: {describe()}", flush=True)
+    model_path, records = prepare_model(model_args, data_args, output_dir)
+    tokenizer = load_tokenizer(
+        model_path, revision=model_args.model_revision, trust_remote_code=args.trust_remote_code
+    )
+    rows = prompt_rows(records, tokenizer, data_args.system_prompt, data_args.max_prompt_length)
+    reward_funcs = build_reward_funcs(
+        reward_args.reward_funcs, reward_args.reward_model_name_or_path, reward_args.verifier_url
+    )
+    args.reward_weights = check_weights(reward_args.reward_funcs, args.reward_weights)
+    prepare_init_kwargs(args, model_args)
+    trainer = TimedGRPOTrainer(
+        model=model_path,
+        reward_funcs=reward_funcs,
+        args=args,
+        train_dataset=Dataset.from_list(rows),
+        processing_class=tokenizer,
+        callbacks=[ReportCallback(output_dir), *(callbacks or [])],
+        **trainer_model_kwargs(model_args),
+    )
+    trainer.train(resume_from_checkpoint=resume_target(args.resume_from_checkpoint, output_dir))
+    return save_policy(trainer, tokenizer, output_dir)
