@@ -2,7 +2,7 @@
 
 Point verl's custom reward function at this file:
 
-    custom_reward_function.path=services/rlvr/adapters/verl.py
+    custom_reward_function.path=pkg://rlvr.adapters.verl
     custom_reward_function.name=compute_score          # or compute_score_batch / _async
 
 `ground_truth` uses the same label format as `/openrlhf`: a plain string is a math ground truth;

@@ -81,3 +81,27 @@ def test_naive_reward_manager_with_compute_score(verifier_url: str) -> None:
     out: Any = manager(_batch(RESPONSES, TRUTHS), return_dict=True)
     assert _last_token_rewards(out["reward_tensor"]) == EXPECTED
     assert out["reward_extra_info"]["score"] == EXPECTED
+
+
+def test_verl_loads_the_adapter_by_package_path(verifier_url: str) -> None:
+    """The documented config (`custom_reward_function.path=pkg://rlvr.adapters.verl`) resolves
+    through verl's own loader to our function, from wherever `rlvr` is installed."""
+    from omegaconf import OmegaConf
+    from verl.trainer.ppo.reward import get_custom_reward_fn
+
+    config = OmegaConf.create(
+        {
+            "reward": {
+                "custom_reward_function": {
+                    "path": "pkg://rlvr.adapters.verl",
+                    "name": "compute_score",
+                    "reward_kwargs": {"base_url": verifier_url},
+                }
+            }
+        }
+    )
+    compute_score = get_custom_reward_fn(config)
+    assert compute_score is not None
+    scored = compute_score("math", "so \\boxed{4}", "4")
+    assert scored["score"] == 1.0
+    assert compute_score("math", "so \\boxed{5}", "4")["score"] == 0.0
