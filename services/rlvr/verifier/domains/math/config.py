@@ -1,4 +1,4 @@
-"""Settings of the math verifier (nested under `VERIFIER_MATH__*`): pool, deadlines, conventions."""
+"""Settings of the math verifier (`VERIFIER_MATH__*`): pool, queue, deadlines, conventions."""
 
 from __future__ import annotations
 
@@ -22,6 +22,15 @@ class MathSettings(BaseModel):
             "with the rest of its deadline, so one slow item never holds up the batch. 0 = off."
         ),
     )
+    max_queue_items: int = Field(
+        8192,
+        ge=1,
+        description=(
+            "Items of the batches being judged at once; a batch that would go past it is "
+            "refused whole with 503 + Retry-After (the client retries), not queued."
+        ),
+    )
+    retry_after_s: int = Field(2, ge=1, description="Retry-After sent with a 503.")
     max_queue_wait_s: float = Field(
         60.0,
         gt=0,
