@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -10,27 +11,22 @@ from rlvr.verifier.domains.commas import split_top_level
 
 
 def reference(text: str, strings: bool) -> list[str]:
-    """Character by character, as each domain scanned before they shared one scanner."""
-    parts, depth, start, in_string, escaped = [], 0, 0, False, False
-    for index, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
+    """Character by character (the scanner under test visits only the characters that matter)."""
+    cuts, depth, quoted, index = [], 0, False, 0
+    while index < len(text):
+        char = text[index]
+        if quoted:
+            index += char == "\\"  # an escaped character cannot close the literal
+            quoted = char != '"'
         elif strings and char == '"':
-            in_string = True
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:index])
-            start = index + 1
-    parts.append(text[start:])
-    return parts
+            quoted = True
+        else:
+            depth += (char in "([{") - (char in ")]}")
+            if char == "," and depth == 0:
+                cuts.append(index)
+        index += 1
+    bounds = [-1, *cuts, len(text)]
+    return [text[a + 1 : b] for a, b in itertools.pairwise(bounds)]
 
 
 @pytest.mark.parametrize(
