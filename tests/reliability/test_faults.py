@@ -173,7 +173,7 @@ def test_client_disconnect_cancels_its_work(service: LiveService) -> None:
     with httpx.Client(timeout=0.7) as client, pytest.raises(httpx.ReadTimeout):
         client.post(f"{service.url}/code", json={"items": items})
     started = time.monotonic()
-    wait_until(lambda: code_health(service.url)["stats"]["pending_items"] == 0, 10, "cancelled")
+    wait_until(lambda: code_health(service.url)["stats"]["in_flight_items"] == 0, 10, "cancelled")
     assert time.monotonic() - started < 10
     assert_all_pass(service.url, "after-disconnect")
 

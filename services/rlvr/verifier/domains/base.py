@@ -16,7 +16,8 @@ class DomainVerifier(Protocol[ItemT_contra, ResultT_co]):
 
     `verify_batch` returns exactly one result per item, in order, and never raises for a bad
     item: the candidate's faults and the verifier's own per-item faults are both verdicts.
-    It may raise `Overloaded` (whole batch refused, 503) when its queue is full.
+    It may raise `Overloaded` (whole batch refused, 503) when its queue is full. The parts every
+    domain shares (admission, item deadlines, results) are in `batching.py`.
     """
 
     async def verify_batch(self, items: Sequence[ItemT_contra]) -> Sequence[ResultT_co]: ...

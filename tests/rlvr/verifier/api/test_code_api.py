@@ -33,8 +33,8 @@ def post(url: str, items: list[dict[str, Any]]) -> httpx.Response:
     return httpx.post(f"{url}/code", json={"items": items}, timeout=120)
 
 
-def pending_items(url: str) -> int:
-    return int(httpx.get(f"{url}/health").json()["domains"]["code"]["stats"]["pending_items"])
+def in_flight_items(url: str) -> int:
+    return int(httpx.get(f"{url}/health").json()["domains"]["code"]["stats"]["in_flight_items"])
 
 
 ADD = "def add(a, b):\n    return a + b\n"
@@ -179,7 +179,7 @@ def test_full_queue_answers_503_with_retry_after_and_recovers(code_api_url: str)
     )
     background.start()
     deadline = time.monotonic() + 30
-    while pending_items(code_api_url) < MAX_QUEUE - 2 and time.monotonic() < deadline:
+    while in_flight_items(code_api_url) < MAX_QUEUE - 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     while_busy = post(code_api_url, [sleeper] * 5)
     assert while_busy.status_code == 503

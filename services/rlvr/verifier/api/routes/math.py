@@ -22,7 +22,11 @@ MathVerifierDep = Annotated[MathVerifier, Depends(domain_verifier("math"))]
     "/math",
     response_model=MathResponse,
     summary="Judge final answers against ground truths",
-    responses={413: {"model": ErrorResponse}, 422: {"model": ErrorResponse}},
+    responses={
+        413: {"model": ErrorResponse},
+        422: {"model": ErrorResponse},
+        503: {"model": ErrorResponse, "description": "Queue full; retry after `Retry-After`."},
+    },
 )
 async def verify_math(
     body: MathRequest, request: Request, verifier: MathVerifierDep
@@ -30,6 +34,8 @@ async def verify_math(
     """Extract each response's final answer and compare it with its ground truth.
 
     One result per item, in order. A pathological item times out alone; the others are unaffected.
+    A batch that would take the queue past `max_queue_items` is a 503 with `Retry-After`; a
+    client that hangs up cancels its batch.
     """
     results = await run_domain_batch(request, "math", verifier, body.items, ("response", "answer"))
     return MathResponse(results=results)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rlvr.schemas.code import AssertTest, CallTest, CodeItem, StdioTest
+from rlvr.verifier.domains.batching import item_timeout_s, within_cap
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.sandbox.codec import encode_value
 
@@ -18,11 +19,9 @@ COMPILE_FLOOR_S = 10.0
 
 
 def item_limits(item: CodeItem, settings: CodeSettings) -> dict[str, Any]:
-    timeout_s = min(item.timeout_s or settings.default_timeout_s, settings.max_timeout_s)
-    memory_mb = min(item.memory_mb or settings.default_memory_mb, settings.max_memory_mb)
     return {
-        "timeout_s": timeout_s,
-        "memory_mb": memory_mb,
+        "timeout_s": item_timeout_s(item.timeout_s, settings),
+        "memory_mb": within_cap(item.memory_mb, settings.default_memory_mb, settings.max_memory_mb),
         "file_size_mb": settings.file_size_mb,
         "nproc": settings.max_processes,
     }

@@ -23,11 +23,11 @@ from rlvr.schemas.code import (
     unicode_text,
 )
 from rlvr.schemas.common import DomainHealth, Status
+from rlvr.verifier.domains.batching import Admission, item_result
 from rlvr.verifier.domains.code.check import item_outcome, judge_tests
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.extract import extract_code
 from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
-from rlvr.verifier.errors import Overloaded
 from rlvr.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.pool import SandboxPool
 
@@ -36,12 +36,8 @@ T = TypeVar("T")
 
 
 def error_result(item: CodeItem, detail: str, elapsed_s: float) -> CodeResult:
-    # The detail may quote an exception or a sandbox's stderr tail: clipped, and made UTF-8-safe
-    # (a lone surrogate would fail the whole response's serialization).
-    detail = detail[:2000].encode("utf-8", "replace").decode("utf-8")
-    return CodeResult(
-        id=item.id, status=Status.error, reward=None, detail=detail, elapsed_s=elapsed_s
-    )
+    # The detail may quote an exception or a sandbox's stderr tail: the factory clips it.
+    return item_result(CodeResult, item.id, Status.error, detail, elapsed_s)
 
 
 def no_code_result(item: CodeItem, detail: str = "") -> CodeResult:
@@ -49,16 +45,16 @@ def no_code_result(item: CodeItem, detail: str = "") -> CodeResult:
     tests = [
         TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=detail) for _ in item.tests
     ]
-    return CodeResult(
-        id=item.id, status=Status.failed, reward=0.0, detail=detail, elapsed_s=0.0, tests=tests
-    )
+    return item_result(CodeResult, item.id, Status.failed, detail, 0.0, tests=tests)
 
 
 class CodeVerifier:
     def __init__(self, settings: CodeSettings, pool: SandboxPool | None) -> None:
         self.settings = settings
         self.pool = pool
-        self.pending_items = 0
+        self.admission = Admission(
+            "code", settings.max_queue_items, "max_queue_items", retry_after_s=2
+        )
         # The host's per-item text work (extraction, job building, judging) runs here, off the
         # event loop, in threads of its own: it neither waits behind nor starves the default
         # executor's Docker calls (container start/remove), and its queue is the code items'.
@@ -77,7 +73,7 @@ class CodeVerifier:
             return DomainHealth(
                 ok=False, detail="code verifier disabled (VERIFIER_CODE__IS_ENABLED)"
             )
-        stats = {**self.pool.stats(), "pending_items": self.pending_items}
+        stats = {**self.pool.stats(), **self.admission.stats()}
         if self.pool.is_failing:
             return DomainHealth(
                 ok=False, detail=f"sandbox unavailable: {self.pool.last_error}", stats=stats
@@ -87,17 +83,8 @@ class CodeVerifier:
         return DomainHealth(ok=True, stats=stats)
 
     async def verify_batch(self, items: Sequence[CodeItem]) -> list[CodeResult]:
-        if self.pending_items + len(items) > self.settings.max_queue_items:
-            raise Overloaded(
-                f"code queue full ({self.pending_items} items pending, "
-                f"max_queue_items={self.settings.max_queue_items})",
-                retry_after_s=2,
-            )
-        self.pending_items += len(items)
-        try:
+        async with self.admission.admit(len(items)):  # Overloaded -> 503 for the whole batch
             return list(await asyncio.gather(*(self._verify_item(item) for item in items)))
-        finally:
-            self.pending_items -= len(items)
 
     async def _verify_item(self, item: CodeItem) -> CodeResult:
         """One item's result, whatever happens: a fault of the verifier's while judging this item
@@ -159,13 +146,8 @@ class CodeVerifier:
             return error_result(item, f"executor answer malformed: {exc}", elapsed_s)
         elapsed_s = round(time.perf_counter() - started, 6)
         status, reward, detail = item_outcome(verdicts)
-        return CodeResult(
-            id=item.id,
-            status=status,
-            reward=reward,
-            detail=detail,
-            elapsed_s=elapsed_s,
-            tests=verdicts,
+        return item_result(
+            CodeResult, item.id, status, detail, elapsed_s, score=reward, tests=verdicts
         )
 
 

@@ -4,9 +4,8 @@
 or a new one started while under `pool_size_per_header` and `max_repls`; an idle REPL of another
 header is evicted to make room). On exit a REPL goes back to the idle list unless it is broken
 (timeout, crash, protocol error), has served `max_proofs_per_repl` proofs, or has grown past
-`max_rss_mb`: then it is killed and a fresh one is started on a later acquire. `admit(n)` is the
-bounded queue: it refuses a batch with `Overloaded` (503 + Retry-After) when the items already
-waiting plus `n` would exceed `max_queue`.
+`max_rss_mb`: then it is killed and a fresh one is started on a later acquire. The bounded queue
+in front of it (`max_queue`) is the verifier's `Admission`.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from dataclasses import dataclass, field
 from rlvr.verifier.domains.lean.config import LeanSettings
 from rlvr.verifier.domains.lean.protocol import LeanMessage, Reply
 from rlvr.verifier.domains.lean.repl import Repl, ReplBase, ReplCrashed, ReplTimeout
-from rlvr.verifier.errors import Overloaded
 
 log = logging.getLogger(__name__)
 
@@ -74,26 +72,11 @@ class ReplPool:
         self._alive: dict[str, int] = {}  # per header: idle + in use + starting
         self._changed = asyncio.Condition()
         self._waiting = 0
-        self._admitted = 0
         self._failed_headers: OrderedDict[str, str] = OrderedDict()
         self._closed = False
         self.started = 0
         self.recycled = 0
         self.last_start_error: str | None = None
-
-    # -- admission -------------------------------------------------------------------------
-    def admit(self, count: int) -> None:
-        """Reserve `count` queue places or raise `Overloaded`; pair with `release_admission`."""
-        if self._admitted + count > self.settings.max_queue:
-            raise Overloaded(
-                f"lean queue full ({self._admitted} items in flight, max_queue="
-                f"{self.settings.max_queue})",
-                retry_after_s=self.settings.retry_after_s,
-            )
-        self._admitted += count
-
-    def release_admission(self, count: int = 1) -> None:
-        self._admitted = max(self._admitted - count, 0)
 
     # -- acquire / release -----------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -242,8 +225,6 @@ class ReplPool:
             "repls_idle": sum(len(q) for q in self._idle.values()),
             "headers": sum(1 for count in self._alive.values() if count),
             "waiting": self._waiting,
-            "in_flight_items": self._admitted,
-            "max_queue": self.settings.max_queue,
             "repls_started": self.started,
             "repls_recycled": self.recycled,
             "last_start_error": self.last_start_error,

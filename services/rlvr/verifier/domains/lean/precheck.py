@@ -39,6 +39,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from rlvr.verifier.domains.commas import split_top_level
 from rlvr.verifier.domains.lean.lexer import visible_code
 
 _ID_CHARS = r"\w'!?"
@@ -268,35 +269,11 @@ def _matching_bracket(text: str, open_index: int, *, literals: bool) -> int:
     return len(text) if end == len(text) else -1
 
 
-def _split_top_level(body: str) -> list[str]:
-    """Split at commas outside brackets and string literals (`"a, b"` stays whole)."""
-    parts, depth, start, in_string, escaped = [], 0, 0, False, False
-    for i, char in enumerate(body):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(body[start:i])
-            start = i + 1
-    parts.append(body[start:])
-    return parts
-
-
 def attribute_entries(body: str) -> list[tuple[str, str]]:
     """`(name, arguments)` of each entry of one attribute list: `local simp, -foo, instance 100`
     -> `[("simp", ""), ("foo", ""), ("instance", "100")]`."""
     entries = []
-    for entry in _split_top_level(body):
+    for entry in split_top_level(body, strings=True):
         words = entry.strip().lstrip("-").strip()
         # `local`/`scoped` are modifiers: the attribute is the next word.
         while True:

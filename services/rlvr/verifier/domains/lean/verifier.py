@@ -22,6 +22,7 @@ from pathlib import Path
 
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.schemas.lean import LeanItem, LeanMessageOut, LeanResult
+from rlvr.verifier.domains.batching import Admission, item_result, item_timeout_s
 from rlvr.verifier.domains.lean.check import (
     SUBMISSION_LINE_OFFSET,
     CheckNames,
@@ -110,13 +111,12 @@ def _result(
     messages: Sequence[LeanMessage] = (),
     axioms: Sequence[str] = (),
 ) -> LeanResult:
-    reward = None if status is Status.error else (1.0 if status is Status.passed else 0.0)
-    return LeanResult(
-        id=item.id,
-        status=status,
-        reward=reward,
-        detail=detail,
-        elapsed_s=time.perf_counter() - started,
+    return item_result(
+        LeanResult,
+        item.id,
+        status,
+        detail,
+        time.perf_counter() - started,
         messages=[
             LeanMessageOut(
                 severity=m.severity, line=m.line, column=m.column, text=m.text[:_MAX_MESSAGE_CHARS]
@@ -134,6 +134,7 @@ class LeanVerifier:
         self.settings = settings
         self.pool = pool
         self.proof_crashes = 0  # REPLs killed by a submission (each crash, retried or not)
+        self.admission = Admission("lean", settings.max_queue, "max_queue", settings.retry_after_s)
         if not settings.is_enabled:
             unavailable = "disabled by settings (VERIFIER_LEAN__IS_ENABLED=false)"
         elif unavailable is None and not settings.is_sandboxed:
@@ -168,9 +169,7 @@ class LeanVerifier:
         refusal = precheck(proof)
         if refusal:
             return _result(item, Status.failed, refusal.detail, started)
-        timeout_s = min(
-            item.timeout_s or self.settings.default_timeout_s, self.settings.max_timeout_s
-        )
+        timeout_s = item_timeout_s(item.timeout_s, self.settings)
         return Job(index, item, header, statement, proof_code(statement, proof), timeout_s)
 
     # -- the Lean part ---------------------------------------------------------------------
@@ -257,8 +256,6 @@ class LeanVerifier:
         except Exception:  # our own bug: one item's error, logged, never the whole batch
             log.exception("lean verification failed for item %s", job.index)
             return _result(job.item, Status.error, "internal error; see server logs", started)
-        finally:
-            self.pool.release_admission()
 
     def _prepare_all(self, items: Sequence[LeanItem], started: float) -> list[Job | LeanResult]:
         return [self._prepare(i, item, started) for i, item in enumerate(items)]
@@ -274,9 +271,9 @@ class LeanVerifier:
                 prepared[job.index] = _result(job.item, Status.error, detail, started)
             jobs = []
         if jobs:
-            assert self.pool is not None
-            self.pool.admit(len(jobs))  # Overloaded -> 503 for the whole batch
-            done = await asyncio.gather(*(self._run(job, time.perf_counter()) for job in jobs))
+            # Overloaded -> 503 for the whole batch; the places come back however the batch ends
+            async with self.admission.admit(len(jobs)):
+                done = await asyncio.gather(*(self._run(job, time.perf_counter()) for job in jobs))
             for job, result in zip(jobs, done, strict=True):
                 prepared[job.index] = result
         return [p for p in prepared if isinstance(p, LeanResult)]
@@ -288,6 +285,7 @@ class LeanVerifier:
             "repl_rev": self.settings.repl_rev,
             "mathlib_rev": self.settings.mathlib_rev,
             "proof_crashes": self.proof_crashes,
+            **self.admission.stats(),
         }
         if self.pool is not None:
             stats.update(self.pool.stats())

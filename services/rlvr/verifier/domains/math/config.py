@@ -1,4 +1,4 @@
-"""Settings of the math verifier (nested under `VERIFIER_MATH__*`): pool, deadlines, conventions."""
+"""Settings of the math verifier (`VERIFIER_MATH__*`): pool, queue, deadlines, conventions."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from pydantic import BaseModel, Field
 
 class MathSettings(BaseModel):
     workers: int = Field(2, ge=1, description="Worker processes that run SymPy (killable).")
+    max_queue_items: int = Field(
+        8192, ge=1, description="Items judged or waiting at once; past it: 503 + Retry-After."
+    )
+    retry_after_s: int = Field(2, ge=1, description="Retry-After sent with a 503.")
     default_timeout_s: float = Field(2.0, gt=0, description="Per-item deadline when none is sent.")
     max_timeout_s: float = Field(10.0, gt=0, description="Cap on a per-item `timeout_s`.")
-    cache_size: int = Field(
-        65536, ge=0, description="Verdicts kept for identical (answer, extracted)."
-    )
     quick_attempt_s: float = Field(
         0.5,
         ge=0,
@@ -29,6 +30,9 @@ class MathSettings(BaseModel):
             "An item still waiting for a worker this long (plus twice its deadline) is an "
             "`error` (overloaded), so a request never hangs."
         ),
+    )
+    cache_size: int = Field(
+        65536, ge=0, description="Verdicts kept for identical (answer, extracted)."
     )
     percent: Literal["either", "exact"] = Field(
         "either",

@@ -17,6 +17,8 @@ import functools
 import random
 import re
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -41,7 +43,7 @@ from rlvr.verifier.domains.math.unevaluated import (
     stacked_signs,
     unevaluated_reason,
 )
-from rlvr.verifier.domains.math.verdict import Conventions, Verdict
+from rlvr.verifier.domains.math.verdict import Conventions, SlowJob, Verdict
 
 _NORMALIZATION = NormalizationConfig(basic_latex=True, units=False, nits=False, boxed="none")
 _PRECISION_DIGITS = 80
@@ -49,10 +51,6 @@ _MAX_FULL_PARSE_CHARS = 400
 _COMMANDS_RE = re.compile(r"\\[A-Za-z]+")
 _PROSE_RE = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}")
 _DECIMAL_LITERAL_RE = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
-# the decimals written in the ground truth and the response being graded (set per call; a
-# worker grades one item at a time)
-_GOLD_DECIMALS: dict[Fraction, Number] = {}
-_PRED_DECIMALS: dict[Fraction, Number] = {}
 # an identity test needs this many points where both sides have a finite value; an expression
 # undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) equals nothing
 _MIN_DEFINED_POINTS = 4
@@ -73,24 +71,34 @@ _ANSWER_FAULTS = (
 )
 
 
-def grade(
-    gold_latex: str,
-    pred_latex: str,
-    gold_pct: bool,
-    pred_pct: bool,
-    gold_decimal: Number | None,
-    pred_decimal: Number | None,
-    conv: Conventions,
-) -> Verdict:
-    """Whether `pred_latex` means the same as `gold_latex` (entry point of the worker).
+@dataclass(frozen=True, slots=True)
+class Grading:
+    """One call's context, handed down the comparison instead of module globals: what is graded,
+    the conventions, and the decimals each side was written with (by exact value), which let the
+    rounding rule apply inside tuples, intervals and matrices."""
+
+    job: SlowJob
+    conv: Conventions
+    gold_decimals: Mapping[Fraction, Number]
+    pred_decimals: Mapping[Fraction, Number]
+
+    @classmethod
+    def of(cls, job: SlowJob, conv: Conventions) -> Grading:
+        return cls(job, conv, decimal_literals(job.gold_latex), decimal_literals(job.pred_latex))
+
+    def written_decimal(self, value: Fraction) -> bool:
+        return value in self.gold_decimals or value in self.pred_decimals
+
+
+def grade(job: SlowJob, conv: Conventions) -> Verdict:
+    """Whether the response's answer means the same as the ground truth (the worker's entry).
 
     The answer's own faults (a divergent sum, the inverse of a singular matrix, a matrix added
     to a number) make it `failed`, not a verifier error: SymPy raising on the answer's content
     is a verdict about the answer.
     """
-    global _GOLD_DECIMALS, _PRED_DECIMALS
-    _GOLD_DECIMALS = decimal_literals(gold_latex)
-    _PRED_DECIMALS = decimal_literals(pred_latex)
+    ctx = Grading.of(job, conv)
+    gold_latex, pred_latex = job.gold_latex, job.pred_latex
     gold = to_sympy(gold_latex)
     shown_gold = _show(gold, gold_latex)
     if gold is None:
@@ -120,67 +128,60 @@ def grade(
             return Verdict(
                 False, "could not parse the response as math", shown_gold, pred_latex[:200]
             )
-        return _compare(
-            gold, pred, gold_latex, pred_latex, gold_pct, pred_pct, gold_decimal, pred_decimal, conv
-        )
+        return _compare(gold, pred, ctx)
     except _ANSWER_FAULTS as exc:
         detail = f"the response's value cannot be compared: {type(exc).__name__}: {exc}"[:300]
         return Verdict(False, detail, shown_gold, pred_latex[:200])
 
 
-def _compare(
-    gold: Any,
-    pred: Any,
-    gold_latex: str,
-    pred_latex: str,
-    gold_pct: bool,
-    pred_pct: bool,
-    gold_decimal: Number | None,
-    pred_decimal: Number | None,
-    conv: Conventions,
-) -> Verdict:
-    shown_gold = _show(gold, gold_latex)
-    shown_pred = _show(pred, pred_latex)
+def _compare(gold: Any, pred: Any, ctx: Grading) -> Verdict:
+    job = ctx.job
+    shown_gold = _show(gold, job.gold_latex)
+    shown_pred = _show(pred, job.pred_latex)
     if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
         # an ordered answer: a listing `1, 3` answers `(1, 3)` in the order written (the parsed
         # set has lost it); a set `\\{3, 1\\}` does not answer an ordered pair
-        pred = _ordered_listing(pred_latex)
+        pred = _ordered_listing(job.pred_latex)
         if pred is None:
             return Verdict(
                 False, f"a set or listing for the ordered {shown_gold}", shown_gold, shown_pred
             )
     candidates = [(gold, pred)]
     hundredth = sympy.Rational(1, 100)
-    if gold_pct and not pred_pct:
+    if job.gold_pct and not job.pred_pct:
         candidates = [(_scale(gold, hundredth), pred)] + (
-            [(gold, pred)] if conv.percent == "either" else []
+            [(gold, pred)] if ctx.conv.percent == "either" else []
         )
-    elif pred_pct and not gold_pct:
+    elif job.pred_pct and not job.gold_pct:
         candidates = [(gold, _scale(pred, hundredth))] + (
-            [(gold, pred)] if conv.percent == "either" else []
+            [(gold, pred)] if ctx.conv.percent == "either" else []
         )
     for g, p in candidates:
-        if equivalent(g, p, conv):
+        if equivalent(g, p, ctx):
             return Verdict(True, f"equivalent: {shown_pred} = {shown_gold}", shown_gold, shown_pred)
-    if _named_listing_equal(gold_latex, pred_latex, gold, pred, conv):
+    if _named_listing_equal(gold, pred, ctx):
         return Verdict(
             True, f"{shown_pred} lists the values of {shown_gold} in order", shown_gold, shown_pred
         )
-    if pred_decimal is not None and not pred_pct and _rounds(gold, pred_decimal, conv):
+    if (
+        job.pred_decimal is not None
+        and not job.pred_pct
+        and _rounds(gold, job.pred_decimal, ctx.conv)
+    ):
         return Verdict(True, f"{shown_pred} is {shown_gold} rounded", shown_gold, shown_pred)
     if (
-        gold_decimal is not None
-        and not gold_pct
-        and _rounds(pred, gold_decimal, conv, GOLD_ROUNDED_DIGITS)
+        job.gold_decimal is not None
+        and not job.gold_pct
+        and _rounds(pred, job.gold_decimal, ctx.conv, GOLD_ROUNDED_DIGITS)
     ):
         return Verdict(True, f"{shown_gold} is {shown_pred} rounded", shown_gold, shown_pred)
     return Verdict(False, f"parsed {shown_pred}, expected {shown_gold}", shown_gold, shown_pred)
 
 
-def grade_timed(*args: Any) -> tuple[Verdict, float]:
+def grade_timed(job: SlowJob, conv: Conventions) -> tuple[Verdict, float]:
     """`grade` and the seconds it took in this worker."""
     started = time.perf_counter()
-    verdict = grade(*args)
+    verdict = grade(job, conv)
     return verdict, time.perf_counter() - started
 
 
@@ -352,7 +353,7 @@ def _clean(expr: Any) -> Any:
     return expr
 
 
-def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
+def equivalent(gold: Any, pred: Any, ctx: Grading) -> bool:
     """Structural then numeric equivalence; never true for two distinct exact numbers."""
     if _undefined(gold) or _undefined(pred):
         return False  # `12:00` is 12/0: no value to be equal to
@@ -367,40 +368,40 @@ def equivalent(gold: Any, pred: Any, conv: Conventions) -> bool:
         gold, pred = _inequalities_as_union(gold), _inequalities_as_union(pred)
     gold, pred = _as_interval(gold, against_set), _as_interval(pred, against_set)
     if isinstance(gold, Relational) or isinstance(pred, Relational):
-        return _relational_equal(gold, pred, conv)
+        return _relational_equal(gold, pred, ctx)
     if isinstance(gold, sympy.MatrixBase) or isinstance(pred, sympy.MatrixBase):
         if not (isinstance(gold, sympy.MatrixBase) and isinstance(pred, sympy.MatrixBase)):
             return False
         if gold.shape != pred.shape:
             return False
-        return all(_element_equal(a, b, conv) for a, b in zip(gold, pred, strict=True))
+        return all(_element_equal(a, b, ctx) for a, b in zip(gold, pred, strict=True))
     if isinstance(gold, sympy.FiniteSet) or isinstance(pred, sympy.FiniteSet):
-        return _set_equal(gold, pred, conv)
+        return _set_equal(gold, pred, ctx)
     if isinstance(gold, sympy.Interval) or isinstance(pred, sympy.Interval):
-        return _interval_equal(gold, pred, conv)
+        return _interval_equal(gold, pred, ctx)
     if isinstance(gold, sympy.Union) or isinstance(pred, sympy.Union):
         if not (isinstance(gold, sympy.Union) and isinstance(pred, sympy.Union)):
             return False
-        return _unordered_equal(list(gold.args), list(pred.args), conv)
+        return _unordered_equal(list(gold.args), list(pred.args), ctx)
     if isinstance(gold, sympy.Tuple) or isinstance(pred, sympy.Tuple):
         if not (isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.Tuple)):
             return False
         return len(gold) == len(pred) and all(
-            _element_equal(a, b, conv) for a, b in zip(gold, pred, strict=True)
+            _element_equal(a, b, ctx) for a, b in zip(gold, pred, strict=True)
         )
     if isinstance(gold, sympy.Set) or isinstance(pred, sympy.Set):
         return _sets_equal(gold, pred)
     if isinstance(gold, sympy.Expr) and isinstance(pred, sympy.Expr):
-        return expressions_equal(gold, pred, conv)
+        return expressions_equal(gold, pred, ctx)
     return bool(gold == pred)
 
 
-def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
+def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, ctx: Grading) -> bool:
     if gold == pred:
         return True
-    if _rounded_decimal(gold, pred, conv, _GOLD_DECIMALS) or _rounded_decimal(
-        pred, gold, conv, _PRED_DECIMALS
-    ):
+    if _rounded_decimal(
+        gold, pred, ctx, ctx.gold_decimals, GOLD_ROUNDED_DIGITS
+    ) or _rounded_decimal(pred, gold, ctx, ctx.pred_decimals, ctx.conv.min_rounded_digits):
         return True
     if gold.is_Rational and pred.is_Rational:
         return False  # exact, and already unequal
@@ -410,36 +411,37 @@ def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> 
         return bool(gold == pred)
     symbols = gold.free_symbols | pred.free_symbols
     if not symbols:
-        return _constants_equal(gold, pred, conv)
+        return _constants_equal(gold, pred, ctx)
     if sympy.expand(gold - pred) == 0:
         return True
     # identity testing at exact random points, 80 digits: faster than simplify() and it sees
     # branches (sqrt(x^2) is not x: negative points differ)
     ordered = sorted(symbols, key=str)
-    return _agree_at_random_points(gold, pred, ordered, conv) and _agree_at_random_points(
-        gold, pred, ordered, conv, seed=1
+    return _agree_at_random_points(gold, pred, ordered, ctx) and _agree_at_random_points(
+        gold, pred, ordered, ctx, seed=1
     )
 
 
 def _rounded_decimal(
-    decimal: sympy.Expr, exact: sympy.Expr, conv: Conventions, written: dict[Fraction, Number]
+    decimal: sympy.Expr,
+    exact: sympy.Expr,
+    ctx: Grading,
+    written: Mapping[Fraction, Number],
+    digits: int,
 ) -> bool:
-    """`decimal` was written as a decimal (in `written`) and is `exact` (not one) rounded."""
+    """`decimal` was written as a decimal (in `written`, one side's) and is `exact` (not one)
+    rounded, with at least `digits` significant digits."""
     if not decimal.is_Rational or exact.free_symbols:
         return False
     number = written.get(Fraction(int(decimal.p), int(decimal.q)))
     if number is None:
         return False
-    if exact.is_Rational and (
-        Fraction(int(exact.p), int(exact.q)) in _GOLD_DECIMALS
-        or Fraction(int(exact.p), int(exact.q)) in _PRED_DECIMALS
-    ):
+    if exact.is_Rational and ctx.written_decimal(Fraction(int(exact.p), int(exact.q))):
         return False  # two written decimals compare exactly
-    digits = conv.min_rounded_digits if written is _PRED_DECIMALS else GOLD_ROUNDED_DIGITS
-    return _rounds(exact, number, conv, digits)
+    return _rounds(exact, number, ctx.conv, digits)
 
 
-def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> bool:
+def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, ctx: Grading) -> bool:
     if gold.is_rational and pred.is_rational:
         # exact values stay exact: 10^50 + 1 is not 10^50, 1/2004! is not 1/2006!
         exact_gold, exact_pred = gold.doit(), pred.doit()
@@ -450,7 +452,7 @@ def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, conv: Conventions) -> b
     pred_value = pred.evalf(_PRECISION_DIGITS)
     if not (gold_value.is_number and pred_value.is_number):
         return False
-    return _close(gold_value, pred_value, conv.rel_tol)
+    return _close(gold_value, pred_value, ctx.conv.rel_tol)
 
 
 def _close(a: Any, b: Any, rel_tol: float) -> bool:
@@ -468,7 +470,7 @@ def _close(a: Any, b: Any, rel_tol: float) -> bool:
 
 
 def _agree_at_random_points(
-    gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], conv: Conventions, seed: int = 0
+    gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], ctx: Grading, seed: int = 0
 ) -> bool:
     """Equal at `_MIN_DEFINED_POINTS` exact random points where both sides are finite.
 
@@ -489,7 +491,7 @@ def _agree_at_random_points(
             if not (a.is_number and b.is_number):
                 return False  # something that is not a number even at a point
             continue
-        if not _close(a, b, max(conv.rel_tol, 1e-30)):
+        if not _close(a, b, max(ctx.conv.rel_tol, 1e-30)):
             return False
         defined += 1
         if defined >= _MIN_DEFINED_POINTS:
@@ -506,32 +508,32 @@ def _finite(value: Any) -> bool:
     return bool(value.is_number) and not value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
 
 
-def _relational_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+def _relational_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
     if not isinstance(pred, Relational):
         value = _gold_value(gold)  # `AB = 4`, `(p, q) = (3, 2)`: the ground truth's value
-        return not isinstance(value, Relational) and equivalent(value, pred, conv)
+        return not isinstance(value, Relational) and equivalent(value, pred, ctx)
     if not isinstance(gold, Relational):
         value = _named_value(pred)  # `x = 3` against `3`; not `x + 1 = 3`
         if isinstance(value, sympy.Eq) and not _free(value.lhs) and not _free(value.rhs):
             # `\\frac{1}{2} + 3 = \\frac{7}{2}`: its result, if the equation is true (`4 = 3`
             # is not)
-            if not equivalent(value.lhs, value.rhs, conv):
+            if not equivalent(value.lhs, value.rhs, ctx):
                 return False
             value = value.rhs
-        return not isinstance(value, Relational) and equivalent(gold, value, conv)
+        return not isinstance(value, Relational) and equivalent(gold, value, ctx)
     if isinstance(gold, sympy.Eq) and isinstance(pred, sympy.Eq):
-        if equivalent(gold.lhs, pred.lhs, conv) and equivalent(gold.rhs, pred.rhs, conv):
+        if equivalent(gold.lhs, pred.lhs, ctx) and equivalent(gold.rhs, pred.rhs, ctx):
             return True
-        if equivalent(gold.lhs, pred.rhs, conv) and equivalent(gold.rhs, pred.lhs, conv):
+        if equivalent(gold.lhs, pred.rhs, ctx) and equivalent(gold.rhs, pred.lhs, ctx):
             return True
-        return _proportional(gold.lhs - gold.rhs, pred.lhs - pred.rhs, conv, positive=False)
+        return _proportional(gold.lhs - gold.rhs, pred.lhs - pred.rhs, positive=False)
     gold_form, pred_form = _inequality_form(gold), _inequality_form(pred)
     if gold_form is None or pred_form is None:
         return type(gold) is type(pred) and _proportional(
-            gold.lhs - gold.rhs, pred.lhs - pred.rhs, conv, positive=False
+            gold.lhs - gold.rhs, pred.lhs - pred.rhs, positive=False
         )
     (gold_expr, gold_strict), (pred_expr, pred_strict) = gold_form, pred_form
-    return gold_strict == pred_strict and _proportional(gold_expr, pred_expr, conv, positive=True)
+    return gold_strict == pred_strict and _proportional(gold_expr, pred_expr, positive=True)
 
 
 def _inequality_form(rel: Relational) -> tuple[sympy.Expr, bool] | None:
@@ -673,7 +675,7 @@ def _bound(rel: Any) -> tuple[str, Any, Any, bool] | None:
     return None
 
 
-def _proportional(a: sympy.Expr, b: sympy.Expr, conv: Conventions, positive: bool) -> bool:
+def _proportional(a: sympy.Expr, b: sympy.Expr, positive: bool) -> bool:
     """`a = 0` and `b = 0` (or `a > 0`, `b > 0` with `positive`) agree when a/b is a constant.
 
     The ratio is sampled at exact random points (80 digits) rather than simplified: the same
@@ -706,26 +708,26 @@ def _proportional(a: sympy.Expr, b: sympy.Expr, conv: Conventions, positive: boo
     return bool(ratios[0].is_positive) if positive else True
 
 
-def _set_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+def _set_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
     if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
         # an ordered answer is matched by a listing only in that order (`1, 3` for `(1, 3)`)
         return len(gold) == len(pred) and all(
-            _element_equal(a, b, conv) for a, b in zip(gold, pred.args, strict=True)
+            _element_equal(a, b, ctx) for a, b in zip(gold, pred.args, strict=True)
         )
     gold_items = _as_items(gold)
     pred_items = _as_items(pred)
     if gold_items is None or pred_items is None:
         return False
-    return _unordered_equal(gold_items, pred_items, conv)
+    return _unordered_equal(gold_items, pred_items, ctx)
 
 
-def _element_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+def _element_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
     """Two elements of a set, tuple or matrix: `{5}` answers `5` only at the top level, so a
     set inside a structure equals only a set (`\\{1, \\{2\\}\\}` is not `\\{1, 2\\}`)."""
     kinds = {_element_kind(gold), _element_kind(pred)}
     if len(kinds) > 1 and kinds != {"interval", "tuple"}:
         return False  # an open pair `(a, b)` may be either; nothing else changes kind
-    return equivalent(gold, pred, conv)
+    return equivalent(gold, pred, ctx)
 
 
 def _element_kind(value: Any) -> str:
@@ -763,7 +765,7 @@ def _as_items(value: Any) -> list[Any] | None:
     return None
 
 
-def _unordered_equal(gold: list[Any], pred: list[Any], conv: Conventions) -> bool:
+def _unordered_equal(gold: list[Any], pred: list[Any], ctx: Grading) -> bool:
     if len(gold) != len(pred):
         return False
     for named, other in ((gold, pred), (pred, gold)):
@@ -773,7 +775,7 @@ def _unordered_equal(gold: list[Any], pred: list[Any], conv: Conventions) -> boo
     unused = list(pred)
     for item in gold:
         for index, other in enumerate(unused):
-            if _element_equal(item, other, conv):
+            if _element_equal(item, other, ctx):
                 del unused[index]
                 break
         else:
@@ -781,9 +783,7 @@ def _unordered_equal(gold: list[Any], pred: list[Any], conv: Conventions) -> boo
     return True
 
 
-def _named_listing_equal(
-    gold_latex: str, pred_latex: str, gold: Any, pred: Any, conv: Conventions
-) -> bool:
+def _named_listing_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
     """`x = -5, p = 14/3` answered by `-5, 14/3`: the bare values, in the order the ground truth
     names them. The parsed sets have lost that order, so both texts are split where written."""
     named = isinstance(gold, sympy.FiniteSet) and all(
@@ -794,7 +794,8 @@ def _named_listing_equal(
     )
     if not (named and bare and len(gold.args) > 1):
         return False
-    gold_parts = top_level_parts(gold_latex)
+    pred_latex = ctx.job.pred_latex
+    gold_parts = top_level_parts(ctx.job.gold_latex)
     pred_parts = top_level_parts(
         _unwrapped(pred_latex) if isinstance(pred, sympy.Tuple) else pred_latex
     )
@@ -804,7 +805,7 @@ def _named_listing_equal(
         equation, value = to_sympy(gold_part), to_sympy(pred_part)
         if not (isinstance(equation, sympy.Eq) and _is_name(equation.lhs) and value is not None):
             return False
-        if isinstance(value, Relational) or not equivalent(equation.rhs, value, conv):
+        if isinstance(value, Relational) or not equivalent(equation.rhs, value, ctx):
             return False
     return True
 
@@ -836,21 +837,21 @@ def _unwrapped(latex: str) -> str:
     return text
 
 
-def _interval_equal(gold: Any, pred: Any, conv: Conventions) -> bool:
+def _interval_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
     if isinstance(gold, sympy.Interval) and isinstance(pred, sympy.Interval):
         return (
             gold.left_open == pred.left_open
             and gold.right_open == pred.right_open
-            and equivalent(gold.left, pred.left, conv)
-            and equivalent(gold.right, pred.right, conv)
+            and equivalent(gold.left, pred.left, ctx)
+            and equivalent(gold.right, pred.right, ctx)
         )
     # `(a, b)` is both an open interval and a pair: accept the pair against the open interval
     interval, other = (gold, pred) if isinstance(gold, sympy.Interval) else (pred, gold)
     if isinstance(other, sympy.Tuple) and len(other) == 2:
         return (
             bool(interval.left_open and interval.right_open)
-            and equivalent(interval.left, other[0], conv)
-            and equivalent(interval.right, other[1], conv)
+            and equivalent(interval.left, other[0], ctx)
+            and equivalent(interval.right, other[1], ctx)
         )
     return False
 

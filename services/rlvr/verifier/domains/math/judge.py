@@ -13,38 +13,9 @@ from rlvr.verifier.domains.math.extract import boxed_contents, extract_answer, e
 from rlvr.verifier.domains.math.fast import decide_fast
 from rlvr.verifier.domains.math.normalize import Normalized, normalize, top_level_parts
 from rlvr.verifier.domains.math.numbers import Number, parse_number
-from rlvr.verifier.domains.math.verdict import Conventions, Verdict
+from rlvr.verifier.domains.math.verdict import Conventions, SlowJob, Verdict
 
 MAX_NORMALIZE_CHARS = 20_000  # longer "answers" are not answers; SymPy would choke on them
-
-
-@dataclass(frozen=True, slots=True)
-class SlowJob:
-    """Arguments of `grade.grade` for one item, and the cache key of its verdict."""
-
-    gold_latex: str
-    pred_latex: str
-    gold_pct: bool
-    pred_pct: bool
-    gold_decimal: Number | None
-    pred_decimal: Number | None
-
-    @property
-    def cache_key(self) -> tuple[str, bool, str, bool]:
-        return (self.gold_latex, self.gold_pct, self.pred_latex, self.pred_pct)
-
-    def args(
-        self, conv: Conventions
-    ) -> tuple[str, str, bool, bool, Number | None, Number | None, Conventions]:
-        return (
-            self.gold_latex,
-            self.pred_latex,
-            self.gold_pct,
-            self.pred_pct,
-            self.gold_decimal,
-            self.pred_decimal,
-            conv,
-        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rlvr.verifier.domains.commas import split_top_level
 from rlvr.verifier.domains.math.extract import matching_braces, strip_math_delimiters
 
 _WRAPPERS_RE = re.compile(
@@ -278,14 +279,4 @@ def text_key(text: str) -> str:
 
 def top_level_parts(latex: str) -> list[str]:
     """`a, (b, c), d` -> [`a`, `(b, c)`, `d`]: commas outside every bracket split."""
-    depth, start, parts = 0, 0, []
-    for index, char in enumerate(latex):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(latex[start:index])
-            start = index + 1
-    parts.append(latex[start:])
-    return [part.strip() for part in parts]
+    return [part.strip() for part in split_top_level(latex)]

@@ -13,7 +13,7 @@ import logging
 from latex2sympy2_extended import latex2sympy
 
 from rlvr.verifier.domains.math.grade import grade, to_sympy
-from rlvr.verifier.domains.math.verdict import Conventions
+from rlvr.verifier.domains.math.verdict import Conventions, SlowJob
 
 # parse() warns on every call that we run it without its own (signal-based) timeout: the pool's
 # kill is our timeout
@@ -83,11 +83,11 @@ _FULL_PARSER_SHAPES = (
 )
 
 for _gold, _pred in _WARM_CASES:
-    grade(_gold, _pred, False, False, None, None, Conventions())
+    grade(SlowJob(_gold, _pred, False, False, None, None), Conventions())
 for _shape in _FULL_PARSER_SHAPES:
     with contextlib.suppress(Exception):
         to_sympy(_shape)
     with contextlib.suppress(Exception):
         latex2sympy(_shape)  # the full parser itself, even where ours reads the shape
     with contextlib.suppress(Exception):
-        grade(_shape, "1", False, False, None, None, Conventions())
+        grade(SlowJob(_shape, "1", False, False, None, None), Conventions())

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from rlvr.verifier.domains.commas import split_top_level
+
 _GREEK = (
     "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu "
     "xi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Sigma "
@@ -66,7 +68,7 @@ def unreadable(latex: str) -> str | None:
 def _relation_shape(text: str) -> str | None:
     """Each comma-separated part: at most one `=`, no relation at either end, no `=` mixed with
     an inequality, at most two inequalities (`a < x \\le b`)."""
-    for part in _top_level_parts(text):
+    for part in split_top_level(text):
         relations = list(_RELATION_RE.finditer(part))
         if not relations:
             continue
@@ -77,24 +79,3 @@ def _relation_shape(text: str) -> str | None:
         if equals > 1 or (equals and len(kinds) > 1) or len(kinds) > 2:
             return "a chain of relations"
     return None
-
-
-def _top_level_parts(text: str) -> list[str]:
-    depth, start, parts = 0, 0, []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if char == "\\" and index + 1 < len(text) and text[index + 1] in "{}":
-            depth += 1 if text[index + 1] == "{" else -1
-            index += 2
-            continue
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:index])
-            start = index + 1
-        index += 1
-    parts.append(text[start:])
-    return parts

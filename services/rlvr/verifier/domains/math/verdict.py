@@ -1,8 +1,10 @@
-"""The outcome of comparing one extracted answer with its ground truth (shared by both paths)."""
+"""A comparison's verdict (both paths), and what crosses into a grading worker: job, conventions."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from rlvr.verifier.domains.math.numbers import Number
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,3 +22,20 @@ class Conventions:
     percent: str = "either"
     min_rounded_digits: int = 6
     rel_tol: float = 1e-40
+
+
+@dataclass(frozen=True, slots=True)
+class SlowJob:
+    """One item for SymPy (`grade.grade`): both sides normalised, and the cache key of its
+    verdict. Picklable: it is sent to a worker process."""
+
+    gold_latex: str
+    pred_latex: str
+    gold_pct: bool
+    pred_pct: bool
+    gold_decimal: Number | None
+    pred_decimal: Number | None
+
+    @property
+    def cache_key(self) -> tuple[str, bool, str, bool]:
+        return (self.gold_latex, self.gold_pct, self.pred_latex, self.pred_pct)

@@ -12,16 +12,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.schemas.math import MathItem, MathResult
+from rlvr.verifier.domains.batching import Admission, item_result, item_timeout_s
 from rlvr.verifier.domains.math.cache import CachedOutcome, LruCache, TimedOut
 from rlvr.verifier.domains.math.config import MathSettings
 from rlvr.verifier.domains.math.grade import grade, grade_timed
-from rlvr.verifier.domains.math.judge import Judged, SlowJob, judge
-from rlvr.verifier.domains.math.verdict import Conventions, Verdict
+from rlvr.verifier.domains.math.judge import Judged, judge
+from rlvr.verifier.domains.math.verdict import Conventions, SlowJob, Verdict
 from rlvr.verifier.domains.math.workers import Outcome, WorkerPool
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,9 @@ class MathVerifier:
     def __init__(self, settings: MathSettings, pool: WorkerPool) -> None:
         self.settings = settings
         self.pool = pool
+        self.admission = Admission(
+            "math", settings.max_queue_items, "max_queue_items", settings.retry_after_s
+        )
         self.conventions = Conventions(
             percent=settings.percent,
             min_rounded_digits=settings.min_rounded_digits,
@@ -44,35 +48,33 @@ class MathVerifier:
         self.fast_items = 0
         self.slow_items = 0
 
-    def timeout_for(self, item: MathItem) -> float:
-        requested = (
-            item.timeout_s if item.timeout_s is not None else self.settings.default_timeout_s
-        )
-        return min(requested, self.settings.max_timeout_s)
-
     async def verify_batch(self, items: Sequence[MathItem]) -> list[MathResult]:
+        async with self.admission.admit(len(items)):  # Overloaded -> 503 for the whole batch
+            return await self._verify_admitted(items)
+
+    async def _verify_admitted(self, items: Sequence[MathItem]) -> list[MathResult]:
         started = time.perf_counter()
         judged = await asyncio.to_thread(self._judge_all, items)
         results: list[MathResult | None] = [None] * len(items)
-        pending: list[asyncio.Task[MathResult]] = []
-        pending_index: list[int] = []
+        slow: list[tuple[int, Awaitable[MathResult]]] = []
         for index, (item, verdict) in enumerate(zip(items, judged, strict=True)):
             if verdict.slow is None:
                 results[index] = _final_result(item, verdict, time.perf_counter() - started)
                 continue
             cached = self.cache.get(verdict.slow.cache_key)
-            timeout_s = self.timeout_for(item)
+            timeout_s = item_timeout_s(item.timeout_s, self.settings)
             if isinstance(cached, Verdict):
                 results[index] = _verdict_result(item, verdict.extracted, cached, 0.0)
             elif isinstance(cached, TimedOut) and cached.timeout_s >= timeout_s:
                 results[index] = _timed_out(item, verdict.extracted, timeout_s, 0.0)
             else:
-                pending.append(asyncio.create_task(self._slow(item, verdict, timeout_s, started)))
-                pending_index.append(index)
-        self.fast_items += len(items) - len(pending)
-        self.slow_items += len(pending)
-        if pending:
-            for index, result in zip(pending_index, await asyncio.gather(*pending), strict=True):
+                slow.append((index, self._slow(item, verdict, timeout_s, started)))
+        self.fast_items += len(items) - len(slow)
+        self.slow_items += len(slow)
+        if slow:
+            # gather owns the tasks: cancelling the batch cancels every item still running
+            done = await asyncio.gather(*(coroutine for _, coroutine in slow))
+            for (index, _), result in zip(slow, done, strict=True):
                 results[index] = result
         return [r for r in results if r is not None]
 
@@ -109,7 +111,7 @@ class MathVerifier:
 
     async def _grade_in_pool(self, job: SlowJob, timeout_s: float) -> tuple[Outcome, float]:
         """The outcome and the seconds workers spent on it (queueing not included)."""
-        args = job.args(self.conventions)
+        args = (job, self.conventions)
         quick_s = self.settings.quick_attempt_s
         if 0 < quick_s < timeout_s:
             outcome = await self.pool.run(grade_timed, args, quick_s)
@@ -129,6 +131,7 @@ class MathVerifier:
     def health(self) -> DomainHealth:
         stats = self.pool.stats()
         stats.update(
+            self.admission.stats(),
             cache_size=len(self.cache),
             cache_hits=self.cache.hits,
             cache_misses=self.cache.misses,
@@ -153,29 +156,21 @@ def _since(started: float) -> float:
 def _final_result(item: MathItem, judged: Judged, elapsed_s: float) -> MathResult:
     if judged.verdict is not None:
         return _verdict_result(item, judged.extracted, judged.verdict, elapsed_s)
-    return MathResult.model_construct(
-        id=item.id,
-        status=Status.failed,
-        reward=0.0,
-        detail=judged.failure or "failed",
-        elapsed_s=elapsed_s,
-        extracted=judged.extracted,
-        parsed_response=None,
-        parsed_answer=None,
+    detail = judged.failure or "failed"
+    return item_result(
+        MathResult, item.id, Status.failed, detail, elapsed_s, extracted=judged.extracted
     )
 
 
 def _verdict_result(
     item: MathItem, extracted: str | None, verdict: Verdict, elapsed_s: float
 ) -> MathResult:
-    # model_construct: the fields are built here to satisfy the schema, and at 2,000 items/s
-    # re-validating every result is measurable
-    return MathResult.model_construct(
-        id=item.id,
-        status=Status.passed if verdict.is_equal else Status.failed,
-        reward=1.0 if verdict.is_equal else 0.0,
-        detail=verdict.detail,
-        elapsed_s=elapsed_s,
+    return item_result(
+        MathResult,
+        item.id,
+        Status.passed if verdict.is_equal else Status.failed,
+        verdict.detail,
+        elapsed_s,
         extracted=extracted,
         parsed_response=verdict.parsed_response,
         parsed_answer=verdict.parsed_answer,
@@ -185,29 +180,14 @@ def _verdict_result(
 def _timed_out(
     item: MathItem, extracted: str | None, timeout_s: float, elapsed_s: float
 ) -> MathResult:
-    return MathResult.model_construct(
-        id=item.id,
-        status=Status.timed_out,
-        reward=0.0,
-        detail=f"timed out after {timeout_s:g} s",
-        elapsed_s=elapsed_s,
-        extracted=extracted,
-        parsed_response=None,
-        parsed_answer=None,
+    detail = f"timed out after {timeout_s:g} s"
+    return item_result(
+        MathResult, item.id, Status.timed_out, detail, elapsed_s, extracted=extracted
     )
 
 
 def _error(item: MathItem, extracted: str | None, message: str, elapsed_s: float) -> MathResult:
-    return MathResult.model_construct(
-        id=item.id,
-        status=Status.error,
-        reward=None,
-        detail=message,
-        elapsed_s=elapsed_s,
-        extracted=extracted,
-        parsed_response=None,
-        parsed_answer=None,
-    )
+    return item_result(MathResult, item.id, Status.error, message, elapsed_s, extracted=extracted)
 
 
 @asynccontextmanager
@@ -215,7 +195,7 @@ async def open_math_verifier(settings: MathSettings) -> AsyncIterator[MathVerifi
     pool = WorkerPool(settings.workers, preload=[_GRADER_MODULE])
     try:
         await asyncio.to_thread(
-            pool.warm_up, grade, ("1", "1", False, False, None, None, Conventions()), 120.0
+            pool.warm_up, grade, (SlowJob("1", "1", False, False, None, None), Conventions()), 120.0
         )
         yield MathVerifier(settings, pool)
     finally:

@@ -225,7 +225,6 @@ async def _without_precheck(verifier: LeanVerifier, statement: str, proof: str) 
     item = LeanItem(statement=statement, proof=proof)
     job = Job(0, item, "", parsed, proof_code(parsed, proof), 60.0)
     assert verifier.pool is not None
-    verifier.pool.admit(1)
     return await verifier._run(job, time.perf_counter())
 
 

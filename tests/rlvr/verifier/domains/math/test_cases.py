@@ -25,7 +25,7 @@ CONVENTIONS = Conventions(
 def judge_in_process(response: str, answer: str) -> tuple[bool, str]:
     judged = judge(response, answer, CONVENTIONS, SETTINGS.fallback)
     if judged.slow is not None:
-        verdict = grade(*judged.slow.args(CONVENTIONS))
+        verdict = grade(judged.slow, CONVENTIONS)
         return verdict.is_equal, verdict.detail
     if judged.verdict is not None:
         return judged.verdict.is_equal, judged.verdict.detail

@@ -12,6 +12,7 @@ import pytest_asyncio
 
 from rlvr.schemas.common import Status
 from rlvr.schemas.math import MathItem
+from rlvr.verifier.domains.batching import item_timeout_s
 from rlvr.verifier.domains.math import verifier as verifier_module
 from rlvr.verifier.domains.math.config import MathSettings
 from rlvr.verifier.domains.math.verifier import MathVerifier, open_math_verifier
@@ -64,9 +65,9 @@ async def test_pathological_item_times_out_alone_and_others_are_prompt(
 
 
 async def test_per_item_timeout_is_capped_by_settings(verifier: MathVerifier) -> None:
-    assert verifier.timeout_for(item("1", "1", timeout_s=100.0)) == 3.0
-    assert verifier.timeout_for(item("1", "1", timeout_s=0.5)) == 0.5
-    assert verifier.timeout_for(item("1", "1")) == 1.0
+    assert item_timeout_s(100.0, verifier.settings) == 3.0
+    assert item_timeout_s(0.5, verifier.settings) == 0.5
+    assert item_timeout_s(None, verifier.settings) == 1.0
 
 
 async def test_repeated_pair_is_served_from_cache(verifier: MathVerifier) -> None:
