@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Protocol, TypeVar, cast
 
 from rlvr.schemas.common import ItemResult, Status
-from rlvr.verifier.errors import Overloaded
+from rlvr.verifier.errors import Overloaded, PayloadTooLarge
 
 ResultT = TypeVar("ResultT", bound=ItemResult)
 NumberT = TypeVar("NumberT", int, float)
@@ -26,9 +26,12 @@ class Admission:
     """A domain's bounded queue: the items of the batches it is working on, at most `max_items`.
 
     `async with admission.admit(n):` takes `n` places for the body's duration or raises
-    `Overloaded` (503 + `Retry-After`) without taking any. Places are taken before the first
-    await and given back in the same frame's `finally`, so a batch cancelled anywhere (a client
-    hanging up right after admission, before any item's task ran) gives back all it took.
+    `Overloaded` (503 + `Retry-After`) without taking any. A batch larger than the whole queue
+    could never be admitted, so it is `PayloadTooLarge` (413, never retried: the client must
+    send smaller chunks), not a 503 that a retrying client would wait on until its deadline.
+    Places are taken before the first await and given back in the same frame's `finally`, so a
+    batch cancelled anywhere (a client hanging up right after admission, before any item's task
+    ran) gives back all it took.
     """
 
     def __init__(self, domain: str, max_items: int, setting: str, retry_after_s: int) -> None:
@@ -44,6 +47,11 @@ class Admission:
 
     @asynccontextmanager
     async def admit(self, count: int) -> AsyncIterator[None]:
+        if count > self.max_items:
+            raise PayloadTooLarge(
+                f"{count} {self.domain} items in one batch, more than its whole queue "
+                f"({self.setting}={self.max_items}): send chunks of at most {self.max_items}"
+            )
         if self._in_flight + count > self.max_items:
             raise Overloaded(
                 f"{self.domain} queue full ({self._in_flight} items in flight, "

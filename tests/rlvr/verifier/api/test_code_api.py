@@ -168,10 +168,9 @@ def test_full_queue_answers_503_with_retry_after_and_recovers(code_api_url: str)
         "code": "import time\ndef f():\n    time.sleep(0.3)\n    return 1\n",
         "tests": [{"kind": "call", "fn": "f", "expected": 1}],
     }
-    too_many = post(code_api_url, [sleeper] * (MAX_QUEUE + 1))
-    assert too_many.status_code == 503
-    assert int(too_many.headers["Retry-After"]) >= 1
-    assert too_many.json()["error"]["code"] == "overloaded"
+    never_fits = post(code_api_url, [sleeper] * (MAX_QUEUE + 1))
+    assert never_fits.status_code == 413  # larger than the whole queue: retrying cannot help
+    assert never_fits.json()["error"]["code"] == "payload_too_large"
 
     first: dict[str, Any] = {}
     background = threading.Thread(
@@ -183,6 +182,8 @@ def test_full_queue_answers_503_with_retry_after_and_recovers(code_api_url: str)
         time.sleep(0.05)
     while_busy = post(code_api_url, [sleeper] * 5)
     assert while_busy.status_code == 503
+    assert int(while_busy.headers["Retry-After"]) >= 1
+    assert while_busy.json()["error"]["code"] == "overloaded"
     background.join()
     assert first["r"].status_code == 200
     assert all(r["reward"] == 1.0 for r in first["r"].json()["results"])

@@ -22,7 +22,7 @@ from rlvr.verifier.domains.batching import (
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.lean.config import LeanSettings
 from rlvr.verifier.domains.math.config import MathSettings
-from rlvr.verifier.errors import Overloaded
+from rlvr.verifier.errors import Overloaded, PayloadTooLarge
 from tests.rlvr.verifier.domains.await_points import cancel_at_every_await_point
 
 
@@ -40,6 +40,18 @@ async def test_admission_refuses_a_batch_that_would_overfill_it_and_takes_no_pla
     assert caught.value.status_code == 503
     assert caught.value.headers() == {"Retry-After": "4"}
     assert caught.value.message == "demo queue full (2 items in flight, max_queue_items=3)"
+
+
+async def test_a_batch_larger_than_the_whole_queue_is_413_not_a_503_to_retry_forever() -> None:
+    admission = Admission("demo", 3, "max_queue_items", retry_after_s=4)
+    with pytest.raises(PayloadTooLarge) as caught:
+        async with admission.admit(4):
+            pytest.fail("admitted past the bound")
+    assert admission.in_flight == 0
+    assert caught.value.status_code == 413
+    assert "at most 3" in caught.value.message
+    async with admission.admit(3):  # exactly the bound still fits an empty queue
+        assert admission.in_flight == 3
 
 
 async def test_admission_gives_places_back_when_the_batch_raises_or_is_cancelled() -> None:

@@ -108,13 +108,12 @@ def test_timeout_is_data_not_an_http_error(lean_url: str) -> None:
     assert reply.json()["results"][0]["status"] == "timed_out"
 
 
-def test_full_queue_is_503_with_retry_after(lean_url: str) -> None:
+def test_a_batch_larger_than_the_queue_is_413(lean_url: str) -> None:
     items = [{"statement": STATEMENT, "proof": HONEST}] * 4
     reply = post(lean_url, items)
-    assert reply.status_code == 503
-    assert reply.headers["retry-after"] == "7"
+    assert reply.status_code == 413  # it could never be admitted: retrying would not help
     error = reply.json()["error"]
-    assert error["code"] == "overloaded" and "max_queue=3" in error["message"]
+    assert error["code"] == "payload_too_large" and "max_queue=3" in error["message"]
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ from rlvr.schemas.common import Status
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.verifier.domains.lean.config import LeanSettings
 from rlvr.verifier.domains.lean.verifier import LeanVerifier, open_lean_verifier
-from rlvr.verifier.errors import Overloaded
+from rlvr.verifier.errors import Overloaded, PayloadTooLarge
 from tests.rlvr.verifier.domains.lean.support import FAKE_REPL
 
 STATEMENT = "theorem add_zero' (a : Nat) : a + 0 = a := by sorry"
@@ -286,8 +286,11 @@ async def test_repl_is_recycled_after_max_proofs() -> None:
 
 async def test_full_queue_refuses_the_batch_with_overloaded() -> None:
     async with lean(max_queue=2) as verifier:
-        with pytest.raises(Overloaded) as caught:
+        with pytest.raises(PayloadTooLarge):  # more than the whole queue: never admissible
             await verifier.verify_batch([item() for _ in range(3)])
+        async with verifier.admission.admit(1):  # another batch's item in flight
+            with pytest.raises(Overloaded) as caught:
+                await verifier.verify_batch([item(), item()])
         assert caught.value.headers() == {"Retry-After": "5"}
         ok = await verifier.verify_batch([item() for _ in range(2)])
     assert [r.status for r in ok] == [Status.passed, Status.passed]

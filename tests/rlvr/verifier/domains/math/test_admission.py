@@ -9,7 +9,7 @@ from rlvr.schemas.common import Status
 from rlvr.schemas.math import MathItem
 from rlvr.verifier.domains.math.config import MathSettings
 from rlvr.verifier.domains.math.verifier import open_math_verifier
-from rlvr.verifier.errors import Overloaded
+from rlvr.verifier.errors import Overloaded, PayloadTooLarge
 from tests.rlvr.verifier.domains.await_points import cancel_at_every_await_point
 
 # decided in-process (fast path), by SymPy in a worker, and past a quick attempt in a worker
@@ -26,8 +26,12 @@ def settings(**overrides: object) -> MathSettings:
 
 async def test_batch_past_the_queue_bound_is_refused_whole_with_retry_after() -> None:
     async with open_math_verifier(settings(max_queue_items=2, retry_after_s=3)) as verifier:
-        with pytest.raises(Overloaded) as caught:
+        with pytest.raises(PayloadTooLarge) as too_large:  # never admissible: not a 503
             await verifier.verify_batch([FAST, SYMPY, FAST])
+        assert "max_queue_items=2" in too_large.value.message
+        async with verifier.admission.admit(1):  # another batch's item in flight
+            with pytest.raises(Overloaded) as caught:
+                await verifier.verify_batch([FAST, FAST])
         assert caught.value.headers() == {"Retry-After": "3"}
         assert "max_queue_items=2" in caught.value.message
         assert verifier.health().stats["in_flight_items"] == 0
