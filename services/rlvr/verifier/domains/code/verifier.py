@@ -23,10 +23,12 @@ from rlvr.schemas.code import (
     unicode_text,
 )
 from rlvr.schemas.common import DomainHealth, Status
-from rlvr.verifier.domains.code.check import item_outcome, judge_tests
+from rlvr.verifier.domains.code.check import judge_tests
 from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.dedup import Batch, VerdictReuse
 from rlvr.verifier.domains.code.extract import extract_code
 from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
+from rlvr.verifier.domains.code.scoring import scored_outcome
 from rlvr.verifier.errors import Overloaded
 from rlvr.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.pool import SandboxPool
@@ -59,6 +61,7 @@ class CodeVerifier:
         self.settings = settings
         self.pool = pool
         self.pending_items = 0
+        self.reuse = VerdictReuse(settings)
         # The host's per-item text work (extraction, job building, judging) runs here, off the
         # event loop, in threads of its own: it neither waits behind nor starves the default
         # executor's Docker calls (container start/remove), and its queue is the code items'.
@@ -77,7 +80,7 @@ class CodeVerifier:
             return DomainHealth(
                 ok=False, detail="code verifier disabled (VERIFIER_CODE__IS_ENABLED)"
             )
-        stats = {**self.pool.stats(), "pending_items": self.pending_items}
+        stats = {**self.pool.stats(), "pending_items": self.pending_items, **self.reuse.stats()}
         if self.pool.is_failing:
             return DomainHealth(
                 ok=False, detail=f"sandbox unavailable: {self.pool.last_error}", stats=stats
@@ -95,16 +98,17 @@ class CodeVerifier:
             )
         self.pending_items += len(items)
         try:
-            return list(await asyncio.gather(*(self._verify_item(item) for item in items)))
+            batch: Batch = {}  # identical items of this request run once (dedup.py)
+            return list(await asyncio.gather(*(self._verify_item(item, batch) for item in items)))
         finally:
             self.pending_items -= len(items)
 
-    async def _verify_item(self, item: CodeItem) -> CodeResult:
+    async def _verify_item(self, item: CodeItem, batch: Batch) -> CodeResult:
         """One item's result, whatever happens: a fault of the verifier's while judging this item
         is this item's `error`, never an exception that fails the whole batch (HTTP 500)."""
         started = time.perf_counter()
         try:
-            return await self._judge_item(item, started)
+            return await self._judge_item(item, started, batch)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -112,7 +116,7 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
 
-    async def _judge_item(self, item: CodeItem, started: float) -> CodeResult:
+    async def _judge_item(self, item: CodeItem, started: float, batch: Batch) -> CodeResult:
         # Extraction and judging are per-item text work: off the event loop (bounded, linear).
         code = (
             item.code
@@ -128,11 +132,23 @@ class CodeVerifier:
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
         job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
+        key = await self._off_loop(self.reuse.key, item, code, job)
+        async with self.reuse.claim(key, item, batch) as claim:
+            if claim.copied is not None:
+                return claim.copied
+            result = await self._run_job(self.pool, item, job, started)
+            claim.publish(result)
+            return result
+
+    async def _run_job(
+        self, pool: SandboxPool, item: CodeItem, job: dict[str, Any], started: float
+    ) -> CodeResult:
+        """Run the job on a sandbox and judge its answer: the item's own result."""
         raw: dict[str, Any] | None = None
         last_error = ""
         for _attempt in range(1 + self.settings.retries):
             try:
-                async with self.pool.acquire() as sandbox:
+                async with pool.acquire() as sandbox:
                     raw = await sandbox.run(job, job_deadline_s(job))
                 break
             except SandboxLost as exc:
@@ -158,7 +174,7 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"executor answer malformed: {exc}", elapsed_s)
         elapsed_s = round(time.perf_counter() - started, 6)
-        status, reward, detail = item_outcome(verdicts)
+        status, reward, detail = scored_outcome(item, verdicts)
         return CodeResult(
             id=item.id,
             status=status,
