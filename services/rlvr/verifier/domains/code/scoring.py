@@ -26,7 +26,7 @@ class Score:
     total_groups: int
 
 
-def test_groups(tests: Sequence[TestScoring]) -> list[list[int]]:
+def group_indices(tests: Sequence[TestScoring]) -> list[list[int]]:
     """Indices of the tests of each group, in order of first appearance; a test without a
     `group` is a group of its own (so `groups` scoring without groups is `fraction`)."""
     groups: list[list[int]] = []
@@ -52,7 +52,7 @@ def score(tests: Sequence[TestScoring], verdicts: Sequence[TestVerdict], scoring
     if len(tests) != len(verdicts):
         raise ValueError(f"{len(verdicts)} verdicts for {len(tests)} tests")
     passed = [v.status == TestStatus.passed for v in verdicts]
-    groups = test_groups(tests)
+    groups = group_indices(tests)
     group_passed = [all(passed[i] for i in group) for group in groups]
     total_weight = sum(t.weight for t in tests)
     if scoring == "fraction":
