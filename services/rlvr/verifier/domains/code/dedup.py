@@ -169,6 +169,7 @@ class VerdictReuse:
         self.cache = VerdictCache(settings.cache_items, int(settings.cache_mb * 1024 * 1024))
         self.copied_in_batch = 0
         self.copied_from_cache = 0
+        self.items_run = 0  # claims that ran their item (copies are not counted)
 
     @property
     def is_enabled(self) -> bool:
@@ -187,6 +188,7 @@ class VerdictReuse:
         themselves, as they do when the verdict was an `error`.
         """
         if key is None:
+            self.items_run += 1
             yield Claim()
             return
         cached = self.cache.get(key)
@@ -202,9 +204,11 @@ class VerdictReuse:
                 self.copied_in_batch += 1
                 yield Claim(copied=copied(original, item, "batch"))
                 return
+            self.items_run += 1
             yield Claim()  # nothing to copy: run, without publishing to anyone
             return
         claim = Claim(key=key)
+        self.items_run += 1
         if self.is_batch_enabled:
             claim.pending = asyncio.get_running_loop().create_future()
             batch[key] = claim.pending
@@ -218,6 +222,7 @@ class VerdictReuse:
 
     def stats(self) -> dict[str, Any]:
         return {
+            "items_run": self.items_run,
             "reused_in_batch": self.copied_in_batch,
             "reused_from_cache": self.copied_from_cache,
             "cache_items": len(self.cache),
