@@ -186,7 +186,8 @@ def load_source(
     fmt, _, path = spec.partition(":")
     if fmt in FORMATS and path:
         return read_jsonl(path, fmt)
-    if spec.endswith(".jsonl") or Path(spec).is_file():
+    is_prefixed = bool(path) and fmt.isidentifier() and not Path(spec).exists()
+    if not is_prefixed and (spec.endswith(".jsonl") or Path(spec).is_file()):
         return read_jsonl(spec)
     raise ValueError(
         f"unknown dataset source {spec!r}: use a .jsonl path, <format>:<path> (format: "

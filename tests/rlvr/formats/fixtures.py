@@ -93,8 +93,7 @@ HUMANEVAL: dict[str, Any] = {
     "entry_point": "inc_all",
     "canonical_solution": "    return [helper(x) for x in xs]\n",
     "test": (
-        "def check(candidate):\n    assert candidate([1, 2]) == [2, 3]\n"
-        "    assert helper(0) == 1\n"
+        "def check(candidate):\n    assert candidate([1, 2]) == [2, 3]\n    assert helper(0) == 1\n"
     ),
 }
 MBPP: dict[str, Any] = {
