@@ -12,8 +12,10 @@ one request as a GRPO trainer's reward call does. Two shapes of group, both meas
 Each program is a Python stdio solution (some right, some wrong) with `--tests` tests; every
 batch gets fresh program text, so no run is answered by a cache of an earlier one. The
 baseline is a service with `VERIFIER_CODE__IS_DEDUP_ENABLED=false` and the cache off; the
-other one runs with the defaults (dedup on, cache on), measured in the same run. A last row
-sends the same batch again: all of it is answered from the cache.
+other one runs with the defaults (dedup on, cache on). Both services are up together and
+their batches alternate (baseline, dedup, baseline, ...) so the machine's changing load hits
+both alike; times are medians of `--repeats`. A last row sends the same batch again: all of
+it is answered from the cache.
 
     .venv/bin/python -m benchmarks.code_dedup_bench [--prompts 64] [--group 16] [--repeats 1]
 """
@@ -26,6 +28,7 @@ import statistics
 import time
 import uuid
 from collections import Counter
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,23 +92,28 @@ def post(client: httpx.Client, url: str, items: list[dict], rewards: list[float]
     return seconds, Counter(str(r.get("reused")) for r in results)
 
 
-def measure(env: dict[str, str], args: argparse.Namespace, again: bool) -> dict[str, Any]:
-    """Seconds per shape (median of the repeats) on a service started with `env`."""
-    out: dict[str, Any] = {}
-    with running_service(env) as url, httpx.Client(timeout=1800) as client:
-        warm, warm_rewards = batch(4, 4, SHAPES[0], args.tests)
-        post(client, url, warm, warm_rewards)
-        for shape in SHAPES:
-            times, reused = [], Counter[str]()
-            for _ in range(args.repeats):
-                items, rewards = batch(args.prompts, args.group, shape, args.tests)
-                seconds, reused = post(client, url, items, rewards)
-                times.append(seconds)
-            out[shape.name] = (statistics.median(times), reused)
-        if again:
-            items, rewards = batch(args.prompts, args.group, SHAPES[0], args.tests)
-            post(client, url, items, rewards)
-            out["again"] = post(client, url, items, rewards)
+def measure(envs: dict[str, dict[str, str]], args: argparse.Namespace) -> dict[Any, Any]:
+    """Seconds per (service, shape), the median of the repeats. Both services are up at once and
+    their batches alternate, so a change in the machine's load (other work on it) hits both."""
+    out: dict[Any, Any] = {}
+    times: dict[tuple[str, str], list[float]] = {}
+    with ExitStack() as stack, httpx.Client(timeout=1800) as client:
+        urls = {name: stack.enter_context(running_service(env)) for name, env in envs.items()}
+        for url in urls.values():
+            warm, warm_rewards = batch(4, 4, SHAPES[0], args.tests)
+            post(client, url, warm, warm_rewards)
+        for _ in range(args.repeats):
+            for shape in SHAPES:
+                for name, url in urls.items():
+                    items, rewards = batch(args.prompts, args.group, shape, args.tests)
+                    seconds, reused = post(client, url, items, rewards)
+                    times.setdefault((name, shape.name), []).append(seconds)
+                    out[(name, shape.name)] = reused
+        items, rewards = batch(args.prompts, args.group, SHAPES[0], args.tests)
+        post(client, urls["dedup"], items, rewards)
+        out["again"] = post(client, urls["dedup"], items, rewards)
+    for key, values in times.items():
+        out[key] = (statistics.median(values), out[key])
     return out
 
 
@@ -126,8 +134,7 @@ def main() -> None:
         "VERIFIER_CODE__CACHE_ITEMS": "0",
     }
     print(f"load before: {os.getloadavg()}")
-    baseline = measure(baseline_env, args, again=False)
-    dedup = measure(common, args, again=True)
+    measured = measure({"baseline": baseline_env, "dedup": common}, args)
     print(f"load after: {os.getloadavg()}")
     n_items = args.prompts * args.group
     print(
@@ -137,15 +144,15 @@ def main() -> None:
     header = f"{'group shape':34} {'distinct':>8} {'no dedup':>9} {'dedup':>8} {'speed-up':>8}"
     print(header + f" {'ideal':>6} {'copied':>7}")
     for shape in SHAPES:
-        base_s, _ = baseline[shape.name]
-        dedup_s, reused = dedup[shape.name]
+        base_s, _ = measured[("baseline", shape.name)]
+        dedup_s, reused = measured[("dedup", shape.name)]
         distinct = shape.distinct(args.group)
         print(
             f"{shape.name:34} {distinct * args.prompts:>8} {base_s:>8.1f}s {dedup_s:>7.1f}s "
             f"{base_s / dedup_s:>7.2f}x {args.group / distinct:>5.2f}x {reused['batch']:>7}"
         )
-    again_s, again_reused = dedup["again"]
-    base_s = baseline[SHAPES[0].name][0]
+    again_s, again_reused = measured["again"]
+    base_s = measured[("baseline", SHAPES[0].name)][0]
     print(
         f"{'same batch sent again (cache)':34} {0:>8} {base_s:>8.1f}s {again_s:>7.1f}s "
         f"{base_s / again_s:>7.1f}x {'-':>6} {again_reused['cache']:>7}"
