@@ -33,12 +33,10 @@ from rlvr.formats.code import (
     convert,
     detect_format,
     from_humaneval,
-    humaneval_check_code,
-    prompt_helpers,
 )
+from rlvr.formats.code import humaneval_check_code as humaneval_check_code  # re-exported
+from rlvr.formats.code import prompt_helpers as prompt_helpers  # re-exported
 from rlvr_train.records import TaskRecord, to_row
-
-__all__ = ["humaneval_check_code", "prompt_helpers"]  # kept here for existing imports
 
 INSTRUCTIONS: dict[str, str] = {
     "math": "Put your final answer in \\boxed{}.",
