@@ -61,8 +61,12 @@ def test_reference_solutions_pass_and_wrong_ones_fail(url: str) -> None:
         problem = convert(row)
         right = solution if solution is not None else problem.solution
         assert right is not None, label
-        items.append(problem.item(code=right).model_dump(exclude_none=True) | {"id": label})
-        items.append(problem.item(code=wrong).model_dump(exclude_none=True) | {"id": label})
+        items.append(
+            problem.item(code=right).model_dump(mode="json", exclude_unset=True) | {"id": label}
+        )
+        items.append(
+            problem.item(code=wrong).model_dump(mode="json", exclude_unset=True) | {"id": label}
+        )
     results = judge(url, items)
     for index, (label, *_rest) in enumerate(CASES):
         good, bad = results[2 * index], results[2 * index + 1]
@@ -73,5 +77,7 @@ def test_reference_solutions_pass_and_wrong_ones_fail(url: str) -> None:
 def test_codecontests_cpp_reference_passes_in_cpp(url: str) -> None:
     problem = from_codecontests(CODECONTESTS, language="cpp")
     assert problem.solution is not None
-    (result,) = judge(url, [problem.item(code=problem.solution).model_dump(exclude_none=True)])
+    (result,) = judge(
+        url, [problem.item(code=problem.solution).model_dump(mode="json", exclude_unset=True)]
+    )
     assert result["status"] == "passed", result
