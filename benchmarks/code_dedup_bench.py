@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.server import running_service
+from tests.support.server import REUSE, running_service
 
 RIGHT = "n = int(input())\nprint(sum(i * i for i in range(n)))\n"
 WRONG = "n = int(input())\nprint(sum(i * i for i in range(n + 1)))\n"
@@ -134,7 +134,7 @@ def main() -> None:
         "VERIFIER_CODE__CACHE_ITEMS": "0",
     }
     print(f"load before: {os.getloadavg()}")
-    measured = measure({"baseline": baseline_env, "dedup": common}, args)
+    measured = measure({"baseline": baseline_env, "dedup": {**common, **REUSE}}, args)
     print(f"load after: {os.getloadavg()}")
     n_items = args.prompts * args.group
     print(

@@ -306,3 +306,9 @@ def test_dedup_off_runs_every_item() -> None:
         return runs
 
     assert asyncio.run(scenario()) == 2
+
+
+def test_the_service_reuses_verdicts_by_default() -> None:
+    settings = CodeSettings()
+    assert settings.is_dedup_enabled is True
+    assert settings.cache_items > 0 and settings.cache_mb > 0
