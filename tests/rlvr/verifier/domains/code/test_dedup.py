@@ -1,0 +1,314 @@
+"""Verdict identity (the dedup key), what may be cached, and the bounded LRU cache."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from rlvr.schemas.code import CodeItem, CodeResult, TestStatus, TestVerdict
+from rlvr.schemas.common import Status
+from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.dedup import (
+    Batch,
+    VerdictCache,
+    VerdictReuse,
+    is_cacheable,
+    verdict_key,
+)
+from rlvr.verifier.domains.code.harness import build_job
+
+SETTINGS = CodeSettings(is_enabled=False)
+BASE: dict[str, Any] = {
+    "id": "a",
+    "code": "print(input())",
+    "tests": [{"kind": "stdio", "stdin": "1", "stdout": "1"}],
+}
+
+
+def key_of(body: dict[str, Any], settings: CodeSettings = SETTINGS) -> bytes | None:
+    item = CodeItem.model_validate(body)
+    program = item.code if item.code is not None else "print(input())"
+    return verdict_key(item, program, build_job(item, program, settings))
+
+
+def test_id_and_response_wrapping_do_not_change_the_key() -> None:
+    same = {**BASE, "id": "other"}
+    wrapped = {**{k: v for k, v in BASE.items() if k != "code"}, "response": "any text"}
+    assert key_of(BASE) == key_of(same) == key_of(wrapped)
+    assert len(key_of(BASE) or b"") == 32  # SHA-256
+
+
+@pytest.mark.parametrize(
+    ("label", "patch"),
+    [
+        ("program", {"code": "print(input() )"}),
+        ("language", {"language": "cpp"}),
+        ("stdin", {"tests": [{"kind": "stdio", "stdin": "2", "stdout": "1"}]}),
+        ("expected output", {"tests": [{"kind": "stdio", "stdin": "1", "stdout": "2"}]}),
+        (
+            "tolerance",
+            {"tests": [{"kind": "stdio", "stdin": "1", "stdout": "1", "float_tolerance": 0.1}]},
+        ),
+        ("weight", {"tests": [{"kind": "stdio", "stdin": "1", "stdout": "1", "weight": 2}]}),
+        ("group", {"tests": [{"kind": "stdio", "stdin": "1", "stdout": "1", "group": "g"}]}),
+        ("scoring", {"scoring": "all"}),
+        ("timeout", {"timeout_s": 1.5}),
+        ("memory", {"memory_mb": 300}),
+        ("stop on first failure", {"stop_on_first_failure": True}),
+        ("one more test", {"tests": BASE["tests"] * 2}),
+    ],
+)
+def test_anything_that_decides_the_verdict_changes_the_key(
+    label: str, patch: dict[str, Any]
+) -> None:
+    assert key_of({**BASE, **patch}) != key_of(BASE), label
+
+
+def test_server_limits_are_part_of_the_key() -> None:
+    other = CodeSettings(is_enabled=False, default_timeout_s=1.0)
+    assert key_of(BASE, other) != key_of(BASE)
+
+
+def test_call_arguments_int_and_string_keys_differ() -> None:
+    def call(kwargs_arg: Any) -> dict[str, Any]:
+        test = {"kind": "call", "fn": "f", "args": [kwargs_arg], "expected": 1}
+        return {"code": "def f(x): return 1", "tests": [test]}
+
+    assert key_of(call({"1": 1})) != key_of(call({1: 1}))
+    assert key_of(call(1)) != key_of(call(1.0))
+    assert key_of(call(True)) != key_of(call(1))
+
+
+def test_non_json_argument_gives_no_key() -> None:
+    body = {"code": "def f(x): return 1", "tests": [{"kind": "call", "fn": "f", "expected": 1}]}
+    item = CodeItem.model_validate(body)
+    job = build_job(item, "def f(x): return 1", SETTINGS)
+    job["extra"] = object()
+    assert verdict_key(item, "def f(x): return 1", job) is None
+
+
+def result(
+    *statuses: TestStatus, details: tuple[str, ...] = (), status: Status | None = None
+) -> CodeResult:
+    verdicts = [
+        TestVerdict(status=s, elapsed_s=0.1, detail=details[i] if i < len(details) else "")
+        for i, s in enumerate(statuses)
+    ]
+    passed = sum(s is TestStatus.passed for s in statuses)
+    final = status or (Status.passed if passed == len(statuses) else Status.failed)
+    reward = None if final is Status.error else passed / len(statuses)
+    return CodeResult(id="x", status=final, reward=reward, detail="", elapsed_s=1.0, tests=verdicts)
+
+
+P, F, T = TestStatus.passed, TestStatus.failed, TestStatus.timed_out
+
+
+@pytest.mark.parametrize(
+    ("label", "res", "cacheable"),
+    [
+        ("all passed", result(P, P), True),
+        ("a wrong answer", result(P, F), True),
+        ("memory", result(P, TestStatus.memory_exceeded), True),
+        ("runtime error", result(TestStatus.runtime_error, details=("ZeroDivisionError",)), True),
+        ("compile error", result(TestStatus.compile_error, details=("x.cpp:1: error",)), True),
+        ("a timed-out test", result(P, T, F), False),
+        ("timed out item", result(T, T, status=Status.timed_out), False),
+        ("verifier error", result(status=Status.error), False),
+        (
+            "compile timeout",
+            result(TestStatus.compile_error, details=("compilation timed out",)),
+            False,
+        ),
+        (
+            "sandbox could not run a test",
+            result(
+                P,
+                TestStatus.runtime_error,
+                details=("", "not run: the sandbox could not be cleaned after this program"),
+            ),
+            False,
+        ),
+        (
+            "spawner lost",
+            result(
+                TestStatus.runtime_error,
+                details=("the sandbox's process spawner was killed or stopped",),
+            ),
+            False,
+        ),
+    ],
+)
+def test_what_may_serve_later_requests(label: str, res: CodeResult, cacheable: bool) -> None:
+    assert is_cacheable(res) is cacheable, label
+
+
+def test_cache_evicts_least_recently_used_by_count() -> None:
+    cache = VerdictCache(max_items=2, max_bytes=10**9)
+    a, b, c = b"a" * 32, b"b" * 32, b"c" * 32
+    cache.put(a, result(P))
+    cache.put(b, result(F))
+    assert cache.get(a) is not None  # a is now the most recent
+    cache.put(c, result(P))
+    assert cache.get(b) is None
+    assert cache.get(a) is not None and cache.get(c) is not None
+    assert len(cache) == 2
+
+
+def test_cache_evicts_by_bytes_and_never_exceeds_them() -> None:
+    big = result(*([P] * 50), details=tuple("x" * 3000 for _ in range(50)))
+    size = len(big.model_dump_json()) + 512
+    cache = VerdictCache(max_items=100, max_bytes=int(size * 2.5))
+    for n in range(5):
+        cache.put(bytes([n]) * 32, big)
+        assert cache.bytes <= cache.max_bytes
+    assert len(cache) == 2
+    cache.put(b"z" * 32, result(*([P] * 200), details=tuple("y" * 4000 for _ in range(200))))
+    assert cache.get(b"z" * 32) is None  # larger than the whole cache: not kept
+    assert len(cache) == 2
+
+
+def test_replacing_a_key_does_not_count_its_bytes_twice() -> None:
+    cache = VerdictCache(max_items=10, max_bytes=10**6)
+    cache.put(b"k" * 32, result(P))
+    once = cache.bytes
+    cache.put(b"k" * 32, result(P))
+    assert cache.bytes == once
+
+
+def test_disabled_cache_keeps_nothing() -> None:
+    cache = VerdictCache(max_items=0, max_bytes=10**6)
+    cache.put(b"k" * 32, result(P))
+    assert cache.get(b"k" * 32) is None and len(cache) == 0
+
+
+def item_with_id(item_id: str) -> CodeItem:
+    return CodeItem.model_validate({**BASE, "id": item_id})
+
+
+def test_claims_in_a_batch_copy_the_first_verdict_and_cache_it() -> None:
+    async def scenario() -> list[CodeResult]:
+        reuse = VerdictReuse(CodeSettings(is_enabled=False))
+        batch: Batch = {}
+        key = b"k" * 32
+        runs = 0
+
+        async def one(item_id: str) -> CodeResult:
+            nonlocal runs
+            async with reuse.claim(key, item_with_id(item_id), batch) as claim:
+                if claim.copied is not None:
+                    return claim.copied
+                runs += 1
+                await asyncio.sleep(0.01)
+                done = result(P).model_copy(update={"id": item_id})
+                claim.publish(done)
+                return done
+
+        results = list(await asyncio.gather(*(one(str(i)) for i in range(4))))
+        assert runs == 1
+        later = await one("later")
+        assert runs == 1
+        return [*results, later]
+
+    results = asyncio.run(scenario())
+    assert [r.id for r in results] == ["0", "1", "2", "3", "later"]
+    assert [r.reused for r in results] == [None, "batch", "batch", "batch", "cache"]
+    assert all(r.elapsed_s == 0.0 for r in results[1:])
+
+
+def test_an_error_verdict_is_not_copied_nor_cached_and_copies_run_themselves() -> None:
+    async def scenario() -> tuple[int, list[CodeResult], int]:
+        reuse = VerdictReuse(CodeSettings(is_enabled=False))
+        batch: Batch = {}
+        key = b"e" * 32
+        runs = 0
+
+        async def one(item_id: str) -> CodeResult:
+            nonlocal runs
+            async with reuse.claim(key, item_with_id(item_id), batch) as claim:
+                if claim.copied is not None:
+                    return claim.copied
+                runs += 1
+                await asyncio.sleep(0.01)
+                done = result(status=Status.error)
+                claim.publish(done)
+                return done
+
+        results = list(await asyncio.gather(*(one(str(i)) for i in range(3))))
+        return runs, results, len(reuse.cache)
+
+    runs, results, cached = asyncio.run(scenario())
+    assert runs == 3 and cached == 0
+    assert all(r.reused is None for r in results)
+
+
+def test_a_runner_that_fails_releases_the_waiters() -> None:
+    async def scenario() -> list[Any]:
+        reuse = VerdictReuse(CodeSettings(is_enabled=False))
+        batch: Batch = {}
+        key = b"f" * 32
+
+        async def one(item_id: str, crash: bool) -> str:
+            async with reuse.claim(key, item_with_id(item_id), batch) as claim:
+                if claim.copied is not None:
+                    return "copied"
+                await asyncio.sleep(0.01)
+                if crash:
+                    raise RuntimeError("verifier fault")
+                return "ran"
+
+        return list(await asyncio.gather(one("0", True), one("1", False), return_exceptions=True))
+
+    first, second = asyncio.run(scenario())
+    assert isinstance(first, RuntimeError)
+    assert second == "ran"
+
+
+def test_timed_out_verdict_is_copied_in_the_batch_but_not_cached() -> None:
+    async def scenario() -> tuple[list[CodeResult], int]:
+        reuse = VerdictReuse(CodeSettings(is_enabled=False))
+        batch: Batch = {}
+
+        async def one(item_id: str) -> CodeResult:
+            async with reuse.claim(b"t" * 32, item_with_id(item_id), batch) as claim:
+                if claim.copied is not None:
+                    return claim.copied
+                await asyncio.sleep(0.01)
+                done = result(T, status=Status.timed_out)
+                claim.publish(done)
+                return done
+
+        results = list(await asyncio.gather(one("0"), one("1")))
+        return results, len(reuse.cache)
+
+    results, cached = asyncio.run(scenario())
+    assert [r.reused for r in results] == [None, "batch"]
+    assert cached == 0
+
+
+def test_dedup_off_runs_every_item() -> None:
+    async def scenario() -> int:
+        reuse = VerdictReuse(CodeSettings(is_enabled=False, is_dedup_enabled=False, cache_items=0))
+        batch: Batch = {}
+        runs = 0
+
+        async def one(item_id: str) -> None:
+            nonlocal runs
+            key = reuse.key(item_with_id(item_id), "p", {"tests": []})
+            assert key is None
+            async with reuse.claim(key, item_with_id(item_id), batch) as claim:
+                assert claim.copied is None
+                runs += 1
+                await asyncio.sleep(0)
+
+        await asyncio.gather(one("0"), one("1"))
+        return runs
+
+    assert asyncio.run(scenario()) == 2
+
+
+def test_the_service_reuses_verdicts_by_default() -> None:
+    settings = CodeSettings()
+    assert settings.is_dedup_enabled is True
+    assert settings.cache_items > 0 and settings.cache_mb > 0
