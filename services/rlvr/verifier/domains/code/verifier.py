@@ -30,6 +30,7 @@ from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
 from rlvr.verifier.errors import Overloaded
 from rlvr.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.pool import SandboxPool
+from rlvr.verifier.sandbox.protocol import JobResult
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -128,7 +129,7 @@ class CodeVerifier:
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
         job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
-        raw: dict[str, Any] | None = None
+        raw: JobResult | None = None
         last_error = ""
         for _attempt in range(1 + self.settings.retries):
             try:
