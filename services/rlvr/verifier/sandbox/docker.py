@@ -52,6 +52,7 @@ _MODULES: list[tuple[str, str | None]] = [
     ("rlvr.verifier.sandbox.runner", "runner.py"),
     ("rlvr.verifier.sandbox.asserts", "asserts.py"),
     ("rlvr.verifier.sandbox.plumbing", "plumbing.py"),
+    ("rlvr.verifier.sandbox.judges", "judges.py"),
     ("rlvr.verifier.sandbox.jobs", "jobs.py"),
     ("rlvr.verifier.sandbox.executor", "executor.py"),
 ]
