@@ -164,6 +164,8 @@ def run_interactive(
         candidate_timed_out = run.timed_out
         if run.status is not None and not run.output_over:
             candidate_exit = time.monotonic()
+            # what the candidate left running (a daemon holding its stdout) ends with it
+            host.kill_all_but_session(judge_pid)
             # the candidate ended: the interactor has its own time to decide
             run.timed_out = False
             run.deadline = candidate_exit + float(judge_limits["timeout_s"])

@@ -341,6 +341,21 @@ class ProcessHost:
                 os.kill(self.zygote.pid, signal.SIGCONT)
         return anomalies
 
+    def kill_all_but_session(self, session: int) -> None:
+        """Kill every process but PID 1, the zygote and the members of `session` (a judge's
+        session, which no other process can join): what a candidate left running once its
+        main process ended must not go on talking to the judge past the candidate's time."""
+        keep = {1, os.getpid(), self.zygote.pid}
+        for _ in range(20):
+            victims = [pid for pid in other_pids(keep) if _live_session(pid) not in (session, None)]
+            if not victims:
+                return
+            for pid in victims:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            reap_all()
+            time.sleep(0.002)
+
     def _clean_places(self) -> list[str]:
         """Empty every place a run could write to; what remains is an anomaly."""
         anomalies: list[str] = []
@@ -447,6 +462,19 @@ class ProcessHost:
             "anomalies": anomalies,
             "phases_ms": run.phases_ms(),
         }
+
+
+def _live_session(pid: int) -> int | None:
+    """A live process's session id (None: gone, or a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2 :].split()  # after `pid (comm) `: state ppid pgrp session
+    if len(fields) < 4 or fields[0] in (b"Z", b"X"):
+        return None
+    return int(fields[3])
 
 
 class TestClock:

@@ -433,6 +433,25 @@ INTERACTOR_HACKS = {
         print("! 2", flush=True)
         """,
     "prints_accepted": "print('ok accepted', flush=True)\nprint('! ok', flush=True)\n",
+    # the main process ends at once; a daemon holding its stdin/stdout plays on, past the
+    # candidate's own time limit (1 s here), while the interactor still waits for a verdict
+    "daemon_plays_on_past_the_deadline": """
+        import os, time
+        if os.fork() == 0:
+            os.setsid()
+            time.sleep(1.5)
+            lo, hi = 1, 10**6
+            while True:
+                mid = (lo + hi) // 2
+                print("?", mid, flush=True)
+                reply = input().strip()
+                if reply == "=":
+                    print("!", mid, flush=True)
+                    break
+                lo, hi = (lo, mid - 1) if reply == "<" else (mid + 1, hi)
+            os._exit(0)
+        os._exit(0)
+        """,
     "exits_0_at_once": "import os\nos._exit(0)\n",
 }
 CPP_KILLER = dedent(
@@ -465,7 +484,7 @@ def test_interactor_hack_scores_zero_and_next_job_is_clean(code_url: str, name: 
     if name == "cpp_kills_every_way":
         hostile = guess_item(CPP_KILLER, GUESS_INTERACTOR_CPP, language="cpp")
     else:
-        hostile = guess_item(dedent(INTERACTOR_HACKS[name]))
+        hostile = guess_item(dedent(INTERACTOR_HACKS[name]), timeout_s=1)
     result, good, probe = post_code(code_url, [hostile, guess_item(BINARY_SEARCH_PY), PROBE])
     # 0, and the interactor's own verdict: it was neither robbed, silenced nor forged
     assert result["reward"] == 0.0 and result["status"] == "failed", result
