@@ -418,17 +418,18 @@ INTERACTOR_HACKS = {
         print("! 2", flush=True)
         """,
     "signals_through_sigio_ownership": """
-        import fcntl, os, signal
-        for pid in [int(p) for p in os.listdir("/proc") if p.isdigit()]:
-            for fd in (0, 1, 2):
-                try:
-                    fcntl.fcntl(fd, fcntl.F_SETOWN, pid)
-                    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_ASYNC)
-                except OSError:
-                    pass
+        import fcntl, os, sys
+        others = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+        others = [p for p in others if p not in (1, os.getpid())]
+        fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_ASYNC)
+        for pid in sorted(others, reverse=True)[:20]:
+            try:  # SIGIO (default action: terminate) goes to the owner when a reply arrives
+                fcntl.fcntl(0, fcntl.F_SETOWN, pid)
+            except OSError:
+                pass
+            print("? 1", flush=True)
+            sys.stdin.readline()
         print("! 2", flush=True)
-        import time
-        time.sleep(0.2)
         """,
     "rewrites_the_interactors_input": """
         import os
