@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import resource
 import signal
 import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from rlvr.verifier.sandbox.procs import (
     install_seccomp,
     process_attributes,
     seccomp_program,
+    signal_filter_program,
     wipe_dir,
 )
 
@@ -95,6 +98,47 @@ def test_seccomp_refuses_acting_on_other_processes_but_not_on_itself() -> None:
     assert seen == ["refused"] * 5 + ["ok"] * 3
 
 
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86_64 syscall numbers")
+def test_signal_filter_keeps_a_candidate_to_its_own_group() -> None:
+    """Beside an interactor: no signal by pid to another process, every way to send one."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            me, parent = os.getpid(), os.getppid()
+            install_seccomp(signal_filter_program("x86_64", me))
+            outcomes = []
+            for action in (
+                lambda: os.kill(parent, 0),
+                lambda: os.kill(-1, 0),
+                lambda: os.killpg(os.getpgid(parent), 0),
+                lambda: signal.pthread_kill(threading.main_thread().ident or 0, 0),
+                lambda: os.pidfd_open(parent),
+                lambda: signal.pidfd_send_signal(os.open(f"/proc/{parent}", os.O_RDONLY), 0),
+                lambda: fcntl.fcntl(write_fd, fcntl.F_SETOWN, parent),
+                lambda: fcntl.fcntl(write_fd, 10, signal.SIGKILL),  # F_SETSIG
+                lambda: os.kill(me, 0),
+                lambda: os.kill(0, 0),
+                lambda: os.kill(-me, 0),
+                lambda: os.close(os.pidfd_open(me)),
+                lambda: fcntl.fcntl(write_fd, fcntl.F_GETFL),
+            ):
+                try:
+                    action()
+                    outcomes.append("ok")
+                except PermissionError:
+                    outcomes.append("refused")
+            os.write(write_fd, ",".join(outcomes).encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    os.waitpid(pid, 0)
+    seen = os.read(read_fd, 1000).decode().split(",")
+    # pthread_kill(own main thread) is tgkill(own pid): allowed
+    assert seen == ["refused"] * 3 + ["ok"] + ["refused"] * 4 + ["ok"] * 5
+
+
 def test_candidate_exceptions_are_distinct_and_never_protocol_signals() -> None:
     value_error = asserts.candidate_exception("ValueError", "bad")
     assert isinstance(value_error, ValueError)
@@ -138,7 +182,7 @@ def test_attribute_snapshot_sees_every_change_a_same_uid_process_could_make() ->
 
 def test_a_reply_line_reaches_the_host_as_known_scalar_fields_only() -> None:
     """A forged reply could carry any JSON tree; the host would parse it on its event loop."""
-    from rlvr.verifier.sandbox.executor import _reply_fields
+    from rlvr.verifier.sandbox.jobs import _reply_fields
 
     forged = {"value": [0] * 1000, "args": "[]", "junk": {"a": 1}, "raised": None, "ready": {}}
     assert _reply_fields(forged) == {"args": "[]", "raised": None, "ready": True}

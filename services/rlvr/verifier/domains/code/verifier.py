@@ -24,7 +24,7 @@ from rlvr.schemas.code import (
 )
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.verifier.domains.batching import Admission, item_result
-from rlvr.verifier.domains.code.check import judge_tests
+from rlvr.verifier.domains.code.check import JudgeFault, judge_tests
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.dedup import Batch, VerdictReuse
 from rlvr.verifier.domains.code.extract import extract_code
@@ -32,6 +32,7 @@ from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
 from rlvr.verifier.domains.code.scoring import scored_outcome
 from rlvr.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.pool import SandboxPool
+from rlvr.verifier.sandbox.protocol import Job, JobResult
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -128,10 +129,10 @@ class CodeVerifier:
             return result
 
     async def _run_job(
-        self, pool: SandboxPool, item: CodeItem, job: dict[str, Any], started: float
+        self, pool: SandboxPool, item: CodeItem, job: Job, started: float
     ) -> CodeResult:
         """Run the job on a sandbox and judge its answer: the item's own result."""
-        raw: dict[str, Any] | None = None
+        raw: JobResult | None = None
         last_error = ""
         for _attempt in range(1 + self.settings.retries):
             try:
@@ -157,6 +158,9 @@ class CodeVerifier:
             verdicts = await asyncio.wait_for(
                 self._off_loop(judge_tests, item, raw.get("tests", [])), job_deadline_s(job)
             )
+        except JudgeFault as exc:  # the problem's checker/interactor failed: not the candidate
+            elapsed_s = round(time.perf_counter() - started, 6)
+            return error_result(item, str(exc), elapsed_s)
         except ValueError as exc:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"executor answer malformed: {exc}", elapsed_s)

@@ -1,0 +1,198 @@
+"""The messages between the host and a sandbox's executor, written down once (stdlib only).
+
+The host's job builder (`domains/code/harness.py`) writes a `Job`; the executor in the
+container (`executor.py`, `jobs.py`) answers with a `JobResult`, one `RunReport` per test;
+the host's checker (`domains/code/check.py`) judges those. Both sides import this module (it is
+sent into containers with the executor), so a field renamed on one side is a type error on the
+other.
+
+What a `RunReport` carries is partly the candidate's doing (its stdout, stderr, a reply line
+it may have forged): these types describe what the executor *sends*, not what the host may
+*trust*. The host still checks every field's type where the candidate could have chosen it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NotRequired, TypedDict
+
+# -- host -> executor
+
+
+class Limits(TypedDict):
+    """Per-run limits (wall deadline, address space, file size, processes)."""
+
+    timeout_s: float
+    memory_mb: int
+    file_size_mb: int
+    nproc: int
+
+
+class AssertJobTest(TypedDict):
+    kind: Literal["assert"]
+    code: str
+
+
+class CallJobTest(TypedDict):
+    kind: Literal["call"]
+    fn: str
+    args: str  # the codec's encoding of [args, kwargs]
+
+
+class StdioJobTest(TypedDict):
+    kind: Literal["stdio"]
+    stdin: str
+    answer: NotRequired[str]  # the expected output, only for a checker program (see `Job`)
+
+
+class InteractiveJobTest(TypedDict):
+    kind: Literal["interactive"]
+    input: str  # the interactor's argv[1]; never readable by the candidate
+
+
+JobTest = AssertJobTest | CallJobTest | StdioJobTest | InteractiveJobTest
+
+
+class JudgeProgram(TypedDict):
+    """Dataset code that judges the candidate: a checker or an interactor (python | cpp)."""
+
+    language: str
+    code: str
+
+
+class Job(TypedDict):
+    """One item: a program and its tests' inputs (expected values never enter the sandbox)."""
+
+    id: str | None
+    language: str
+    code: str
+    limits: Limits
+    tests: list[JobTest]
+    stop_on_first_failure: bool
+    compile_timeout_s: float
+    compile_memory_mb: int
+    compile_flags: list[str]
+    binary_limit_bytes: NotRequired[int]
+    # A checker program runs after the candidate's run is over and swept, on files PID 1
+    # writes (input, the captured output, the answer); an interactor runs beside the candidate,
+    # out of its reach. Both under `judge_limits`; their failures are the verifier's (`error`).
+    checker: NotRequired[JudgeProgram]
+    interactor: NotRequired[JudgeProgram]
+    judge_limits: NotRequired[Limits]
+    # A wall budget for all tests together (after compilation); what is left when it runs out
+    # is not run.
+    total_timeout_s: NotRequired[float]
+
+
+# -- executor -> host
+
+
+class Reply(TypedDict, total=False):
+    """One line of a serving candidate (call tests), reduced to its known scalar fields."""
+
+    value: str  # the codec's encoding of the return value
+    args: str  # arguments after the call (in-place mutation)
+    raised: str
+    message: str
+    memory: bool
+    unplain: str
+    ready: bool
+    load: str
+    detail: str
+
+
+class HarnessVerdict(TypedDict, total=False):
+    """The assert harness's verdict on one test (the harness is trusted; the candidate is not)."""
+
+    status: str  # passed | failed | runtime_error | memory_exceeded
+    detail: str
+    load: str
+    lost: bool
+
+
+class JudgeReport(TypedDict):
+    """How a checker or interactor run ended; its meaning is `judge_outcome`'s."""
+
+    exit_code: int | None
+    signal: int | None
+    timed_out: bool
+    stderr: str
+    elapsed_s: float
+
+
+class RunReport(TypedDict, total=False):
+    """What the executor saw of one test; the host turns it into a verdict."""
+
+    elapsed_s: float
+    stderr: str
+    timed_out: bool
+    output_over: bool
+    # a process run (stdio tests)
+    exit_code: int | None
+    signal: int | None
+    stdout: str
+    stdout_over: bool
+    phases_ms: dict[str, float]
+    # a call session
+    replies: list[Reply]
+    response_over: bool
+    # an assert session
+    verdict: HarnessVerdict | None
+    # a checker program's or an interactor's run
+    judge: JudgeReport
+    # not run, or not compiled
+    skipped: bool
+    out_of_budget: bool  # total_timeout_s ran out before or during this test
+    reason: str
+    status: Literal["compile_error"]
+    detail: str
+    # a failure visible inside the container (stop_on_first_failure)
+    stop: bool
+
+
+class CompileReport(TypedDict, total=False):
+    detail: str
+    elapsed_s: float
+
+
+class JobResult(TypedDict, total=False):
+    """The executor's answer to one job. `fault`: the executor failed (the verifier's error);
+    `healthy`: False retires the container (an anomaly was seen and cleaned up)."""
+
+    id: str | None
+    tests: list[RunReport]
+    anomalies: list[str]
+    compile: CompileReport
+    judge_compile: CompileReport  # the checker or interactor did not compile (verifier's fault)
+    healthy: bool
+    fault: str
+
+
+class Ready(TypedDict, total=False):
+    """The executor's first frame: it is ready (or why not)."""
+
+    ready: bool
+    pid: int
+    zygote: int
+    error: str
+
+
+# -- what a judge program's exit means (both sides)
+
+# testlib's exit codes: 0 accepted (_ok), 1 wrong answer, 2 presentation error, 3 the judge's own
+# failure (_fail), others (points, partial) count as not accepted here. An uncaught exception in
+# a Python judge exits with FAIL_EXIT_CODE too (the runner maps it).
+FAIL_EXIT_CODE = 3
+
+JudgeOutcome = Literal["accepted", "rejected", "fault"]
+
+
+def judge_outcome(report: JudgeReport) -> JudgeOutcome:
+    """Exit 0: accepted; killed, timed out, or exit 3 (testlib's `_fail`): the judge failed;
+    any other exit code: rejected (the candidate's answer is wrong)."""
+    if report["timed_out"] or report["signal"] is not None or report["exit_code"] is None:
+        return "fault"
+    if report["exit_code"] == 0:
+        return "accepted"
+    if report["exit_code"] == FAIL_EXIT_CODE:
+        return "fault"
+    return "rejected"
