@@ -79,7 +79,9 @@ def test_executor_refuses_to_run_outside_a_container() -> None:
 
 
 def settings(**overrides: Any) -> CodeSettings:
-    return CodeSettings(**{"pool_size": 1, "warm_timeout_s": 60, **overrides})
+    """Every job here must really run: no verdict is reused from an earlier identical item."""
+    defaults = {"pool_size": 1, "warm_timeout_s": 60, "cache_items": 0}
+    return CodeSettings(**{**defaults, **overrides})
 
 
 SLOW_ITEM = CodeItem.model_validate(
