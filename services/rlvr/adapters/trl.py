@@ -62,18 +62,36 @@ def _column(columns: Mapping[str, Any], name: str, n: int, reward_name: str) -> 
 # Per domain: the column that must be there, then the optional columns copied when not None.
 DOMAIN_COLUMNS: dict[str, tuple[str, tuple[str, ...]]] = {
     "math": ("answer", ("timeout_s",)),
-    "code": ("tests", ("language", "timeout_s", "memory_mb", "stop_on_first_failure")),
+    "code": (
+        "tests",
+        (
+            "language",
+            "timeout_s",
+            "memory_mb",
+            "stop_on_first_failure",
+            "scoring",
+            "checker",
+            "interactor",
+            "total_timeout_s",
+        ),
+    ),
     "lean": ("statement", ("header", "timeout_s")),
 }
 
 
+# Columns holding structures, which a dataset may store JSON-encoded (Arrow has no union type for
+# a list of differently shaped tests, and a checker's fields differ by kind).
+JSON_COLUMNS = frozenset({"tests", "checker", "interactor"})
+
+
 def _cell(name: str, value: Any) -> Any:
-    """A dataset cell as the wire wants it: `tests` may be stored JSON-encoded; answers as text."""
-    if name == "tests" and isinstance(value, str):
+    """A dataset cell as the wire wants it: structures may be stored JSON-encoded; answers as
+    text."""
+    if name in JSON_COLUMNS and isinstance(value, str):
         try:
             return json.loads(value)
         except json.JSONDecodeError as exc:
-            raise ConfigurationError(f"`tests` cell is not JSON: {exc}") from exc
+            raise ConfigurationError(f"`{name}` cell is not JSON: {exc}") from exc
     if name == "answer" and not isinstance(value, str):
         return str(value)
     return value

@@ -56,6 +56,25 @@ async def test_code_reward_scores_chat_completions_with_json_tests(code_service:
     assert logged["code_reward/passed"] == 1.0 and logged["code_reward/failed"] == 1.0
 
 
+async def test_code_reward_passes_the_judging_columns_through(code_service: str) -> None:
+    """`scoring` and a `checker` (stored JSON-encoded, as a dataset column of mixed shapes must
+    be) reach the service: a half-right program scores 0 under `all`, and a float checker
+    accepts an answer a `lines` comparison would refuse."""
+    reward = make_reward_function("code", base_url=code_service)
+    half = "```python\ndef add(a, b):\n    return 3\n```"
+    stdio = [{"kind": "stdio", "stdin": "", "stdout": "0.3333333"}]
+    third = "```python\nprint(1 / 3)\n```"
+    rewards = await reward(
+        prompts=["Write add."] * 3 + ["Print a third."] * 2,
+        completions=[[{"role": "assistant", "content": c}] for c in (half, half, RIGHT)]
+        + [[{"role": "assistant", "content": third}]] * 2,
+        tests=[TESTS, TESTS, TESTS, stdio, stdio],
+        scoring=["fraction", "all", "all", None, None],
+        checker=[None, None, None, json.dumps({"kind": "float", "abs_tol": 1e-6}), None],
+    )
+    assert rewards == [0.5, 0.0, 1.0, 1.0, 0.0]
+
+
 async def test_verify_reward_mixes_math_and_code_rows(code_service: str) -> None:
     reward = make_reward_function("mixed", base_url=code_service)
     rewards = await reward(
