@@ -47,6 +47,7 @@ _MODULES: list[tuple[str, str | None]] = [
     ("rlvr.verifier.sandbox", None),
     ("rlvr.verifier.sandbox.codec", "codec.py"),
     ("rlvr.verifier.sandbox.procs", "procs.py"),
+    ("rlvr.verifier.sandbox.programs", "programs.py"),
     ("rlvr.verifier.sandbox.runner", "runner.py"),
     ("rlvr.verifier.sandbox.asserts", "asserts.py"),
     ("rlvr.verifier.sandbox.executor", "executor.py"),

@@ -37,6 +37,7 @@ own: a container that cannot be cleaned ends the job with the remaining tests no
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -59,6 +60,13 @@ from rlvr.verifier.sandbox.procs import (
     wipe_ipc,
     write_all,
 )
+from rlvr.verifier.sandbox.programs import (
+    ArtefactError,
+    compile_limits,
+    run_argv,
+    shape_request,
+    unpack_artefact,
+)
 from rlvr.verifier.sandbox.runner import SOURCE_NAME, WORK_ROOT, zygote_main
 
 SHM_ROOT = "/dev/shm"
@@ -72,6 +80,8 @@ _WIPE_BUDGET_S = 2.0
 # about 0.1 s for 16 MiB of escapes on a loaded 2-core machine and 0.5 s for 64 MiB. Tests past
 # the budget count as over the output limit.
 _ANSWER_BUDGET_BYTES = 16 << 20
+# The largest compiled artefact (its tar) kept in PID 1's memory and carried to the host.
+_ARTEFACT_LIMIT = 64 << 20
 
 
 class ZygoteLost(Exception):
@@ -368,6 +378,8 @@ class Executor:
             raise ContainerDirty(f"not run: the sandbox's work dir is unusable ({exc})") from exc
         for name, data in files.items():
             path = os.path.join(work, name)
+            if "/" in name:  # a compiled artefact's subdirectory (Java packages)
+                os.makedirs(os.path.dirname(path), 0o700, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
             write_all(fd, data)
             os.close(fd)
@@ -582,15 +594,21 @@ class Executor:
         code = job["code"].encode()
         anomalies: list[str] = []
         results: list[dict[str, Any]] = []
-        binary: bytes | None = None
-        if language == "cpp":
+        binary: dict[str, bytes] | None = None
+        program = job.get("program") or {}
+        if program.get("compile_argv"):
+            compiled: dict[str, Any]
             try:
-                compiled = self.compile_job(code, job)
+                if "artefact" in job:  # compiled before (the host's cache): no compiler run
+                    blob = base64.b64decode(job["artefact"])
+                    compiled = {"files": unpack_artefact(blob, _ARTEFACT_LIMIT), "anomalies": []}
+                else:
+                    compiled = self.compile_job(code, job)
             except ContainerDirty as exc:
                 compiled = {"detail": str(exc), "anomalies": ["tmpfs not clean"]}
             anomalies += compiled.pop("anomalies", [])
-            binary = compiled.pop("binary", None)
-            if binary is None:
+            binary = compiled.pop("files", None)
+            if binary is None or not job["tests"]:
                 detail = compiled.get("detail", "compilation failed")
                 verdict = {"status": "compile_error", "detail": detail, "elapsed_s": 0.0}
                 return {
@@ -616,7 +634,7 @@ class Executor:
                         test["kind"], tests[len(results) : end], code, limits
                     )
                 else:
-                    result = self.run_test(test, language, code, binary, limits)
+                    result = self.run_test(test, language, code, binary, limits, program)
                     got, found = [result], result.pop("anomalies", [])
             except ZygoteLost as exc:
                 anomalies.append("zygote lost")
@@ -659,54 +677,76 @@ class Executor:
         return budget - min(size, len(json.dumps(result)))
 
     def compile_job(self, source: bytes, job: dict[str, Any]) -> dict[str, Any]:
-        limits = dict(job["limits"])
-        limits.update(
-            timeout_s=job["compile_timeout_s"], memory_mb=job["compile_memory_mb"], nproc=64
+        """Run the job's compile command once: {"files", "artefact"?} or {"detail"}."""
+        program = job["program"]
+        limits = compile_limits(job)
+        cwd = self.prepare_dir({program["source_name"]: source})
+        request = self.child_request("exec", cwd, limits, argv=program["compile_argv"])
+        request = shape_request(
+            request,
+            program.get("compile_env", {}),
+            program.get("compile_memory_rlimit", "as"),
+            int(limits["memory_mb"]),
+            0,
+            int(limits["nproc"]),
         )
-        cwd = self.prepare_dir({"main.cpp": source})
-        flags = " ".join(job.get("compile_flags", []))
-        # The script's stdout carries the binary back (the sweep wipes the dir); g++'s
-        # diagnostics go to stderr.
-        argv = ["/bin/sh", "-c", f"g++ {flags} main.cpp -o main >/dev/null && cat main"]
-        request = self.child_request("exec", cwd, limits, argv=argv)
         deadline = time.monotonic() + float(job["compile_timeout_s"])
         saved_limit = self.output_limit
-        self.output_limit = int(job.get("binary_limit_bytes", 64 << 20))
+        self.output_limit = int(job.get("binary_limit_bytes", _ARTEFACT_LIMIT))
         try:
             outcome = self.run_process(request, b"", deadline, raw=True)
         finally:
             self.output_limit = saved_limit
         elapsed = round(outcome["elapsed_s"], 4)
+        anomalies = outcome["anomalies"]
         if outcome["timed_out"]:
-            return {"detail": "compilation timed out", "anomalies": outcome["anomalies"]}
+            return {"detail": "compilation timed out", "timed_out": True, "anomalies": anomalies}
         if outcome["exit_code"] != 0 or outcome["stdout_over"]:
             detail = outcome["stderr"][-1500:] or "compilation failed"
-            return {"detail": detail, "anomalies": outcome["anomalies"], "elapsed_s": elapsed}
-        binary = outcome["stdout"]
-        return {"binary": binary, "anomalies": outcome["anomalies"], "elapsed_s": elapsed}
+            if outcome["stdout_over"]:
+                detail = "the compiled program is too large"
+            return {"detail": detail, "anomalies": anomalies, "elapsed_s": elapsed}
+        try:
+            files = unpack_artefact(outcome["stdout"], _ARTEFACT_LIMIT)
+        except ArtefactError as exc:
+            return {"detail": str(exc), "anomalies": anomalies, "elapsed_s": elapsed}
+        report: dict[str, Any] = {"files": files, "anomalies": anomalies, "elapsed_s": elapsed}
+        if job.get("return_artefact"):
+            report["artefact"] = base64.b64encode(outcome["stdout"]).decode()
+        return report
 
     def run_test(
         self,
         test: dict[str, Any],
         language: str,
         code: bytes,
-        binary: bytes | None,
+        binary: dict[str, bytes] | None,
         limits: dict[str, Any],
+        job_program: dict[str, Any],
     ) -> dict[str, Any]:
-        """One test in a fresh process: stdio (Python or C++), or a session of one test."""
+        """One test in a fresh process: stdio (any language), or a session of one test."""
         kind = test["kind"]
         if language == "python" and kind != "stdio":
             got, anomalies = self.run_session(kind, [test], code, limits)
             return {**got[0], "anomalies": anomalies}
         deadline = time.monotonic() + float(limits["timeout_s"])
-        if language == "cpp":
-            assert binary is not None
-            cwd = self.prepare_dir({"main": binary})
-            request = self.child_request("exec", cwd, limits, argv=[os.path.join(cwd, "main")])
-        else:
+        program = job_program
+        if language == "python":
             cwd = self.prepare_dir({f"{SOURCE_NAME}.py": code})
             path = os.path.join(cwd, f"{SOURCE_NAME}.py")
             request = self.child_request("python-main", cwd, limits, path=path)
+        else:
+            files = binary if binary is not None else {program["source_name"]: code}
+            cwd = self.prepare_dir(files)
+            request = self.child_request("exec", cwd, limits, argv=run_argv(program, cwd))
+            request = shape_request(
+                request,
+                program.get("run_env", {}),
+                program.get("memory_rlimit", "as"),
+                int(limits["memory_mb"]),
+                int(program.get("memory_slack_mb", 0)),
+                int(program.get("min_processes", 0)),
+            )
         return self.run_process(request, test["stdin"].encode(), deadline)
 
 

@@ -25,6 +25,7 @@ from rlvr.verifier.domains.code.values import (
     tree_matches,
 )
 from rlvr.verifier.sandbox.codec import encode_value
+from rlvr.verifier.sandbox.languages import MEMORY_MARKERS
 
 _SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
 
@@ -152,6 +153,8 @@ def _process_verdict(raw: dict[str, Any], test: StdioTest) -> tuple[TestStatus, 
         return TestStatus.timed_out, "CPU-time limit exceeded"
     if (code == 3 and stderr.rstrip().endswith("MemoryError")) or "std::bad_alloc" in stderr:
         return TestStatus.memory_exceeded, _tail(stderr)
+    if code != 0 and any(marker in stderr for marker in MEMORY_MARKERS):
+        return TestStatus.memory_exceeded, _tail(stderr)  # a runtime's own out-of-memory exit
     if sig == signal.SIGKILL:
         return TestStatus.memory_exceeded, "killed (out of memory)"
     if code != 0:

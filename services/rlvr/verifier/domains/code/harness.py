@@ -11,6 +11,7 @@ from typing import Any
 from rlvr.schemas.code import AssertTest, CallTest, CodeItem, StdioTest
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.sandbox.codec import encode_value
+from rlvr.verifier.sandbox.languages import ProgramSpec, program_spec
 
 # The least compile time any item gets: `#include <bits/stdc++.h>` at -O2 takes ~3 s on a loaded
 # 2-core machine, so honest programs never come near it.
@@ -44,6 +45,13 @@ def job_test(test: AssertTest | CallTest | StdioTest) -> dict[str, Any]:
     return {"kind": "stdio", "stdin": test.stdin}
 
 
+def item_program(item: CodeItem, code: str, settings: CodeSettings) -> ProgramSpec:
+    """How the item's program is compiled and run (`languages.py`), with the server's flags."""
+    flags = {**settings.compile_flags, "cpp": list(settings.cpp_flags)}
+    memory_mb = int(item_limits(item, settings)["memory_mb"])
+    return program_spec(item.language, code, memory_mb, settings.compile_memory_mb, flags)
+
+
 def build_job(item: CodeItem, code: str, settings: CodeSettings) -> dict[str, Any]:
     return {
         "id": item.id,
@@ -55,11 +63,14 @@ def build_job(item: CodeItem, code: str, settings: CodeSettings) -> dict[str, An
         "compile_timeout_s": compile_timeout_s(item, settings),
         "compile_memory_mb": settings.compile_memory_mb,
         "compile_flags": list(settings.cpp_flags),
+        "program": item_program(item, code, settings).as_job(),
     }
 
 
 def job_deadline_s(job: dict[str, Any]) -> float:
     """How long the host waits for the executor's answer before declaring the sandbox lost."""
     per_test = float(job["limits"]["timeout_s"]) + 3.0
-    compile_s = float(job["compile_timeout_s"]) if job["language"] == "cpp" else 0.0
+    program = job.get("program") or {}
+    needs_compile = bool(program.get("compile_argv")) and "artefact" not in job
+    compile_s = float(job["compile_timeout_s"]) if needs_compile else 0.0
     return 10.0 + compile_s + per_test * len(job["tests"])

@@ -24,6 +24,7 @@ from rlvr.schemas.code import (
 )
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.verifier.domains.code.check import item_outcome, judge_tests
+from rlvr.verifier.domains.code.compiled import CompileCache, CompileOutcome, compile_key
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.extract import extract_code
 from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
@@ -59,6 +60,7 @@ class CodeVerifier:
         self.settings = settings
         self.pool = pool
         self.pending_items = 0
+        self.compiles = CompileCache(settings.compile_cache_mb << 20)
         # The host's per-item text work (extraction, job building, judging) runs here, off the
         # event loop, in threads of its own: it neither waits behind nor starves the default
         # executor's Docker calls (container start/remove), and its queue is the code items'.
@@ -112,6 +114,38 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
 
+    async def _run_job(self, job: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+        """(the executor's answer or None, the last sandbox error): retried on another sandbox
+        when one died mid-job."""
+        assert self.pool is not None
+        last_error = ""
+        for _attempt in range(1 + self.settings.retries):
+            try:
+                async with self.pool.acquire() as sandbox:
+                    return await sandbox.run(job, job_deadline_s(job)), ""
+            except SandboxLost as exc:
+                last_error = str(exc)
+                log.warning("sandbox lost during item %s: %s", job.get("id"), exc)
+            except SandboxError as exc:
+                return None, str(exc)
+        return None, last_error
+
+    async def _compile(self, job: dict[str, Any]) -> CompileOutcome:
+        """A compile-only job: the artefact comes back to the host (and into the cache)."""
+        raw, last_error = await self._run_job({**job, "tests": [], "return_artefact": True})
+        if raw is None or "fault" in raw:
+            detail = last_error if raw is None else f"executor fault: {raw['fault']}"
+            return CompileOutcome(None, detail=detail, is_cacheable=False, fault=True)
+        report = raw.get("compile") or {}
+        elapsed_s = float(report.get("elapsed_s") or 0.0)
+        artefact = report.get("artefact")
+        if type(artefact) is str:
+            return CompileOutcome(artefact, elapsed_s=elapsed_s)
+        detail = str(report.get("detail") or "compilation failed")
+        # a timeout may be the machine's load, and a dirty sandbox is not the program's doing
+        is_cacheable = not report.get("timed_out") and not raw.get("anomalies")
+        return CompileOutcome(None, detail=detail, elapsed_s=elapsed_s, is_cacheable=is_cacheable)
+
     async def _judge_item(self, item: CodeItem, started: float) -> CodeResult:
         # Extraction and judging are per-item text work: off the event loop (bounded, linear).
         code = (
@@ -128,19 +162,23 @@ class CodeVerifier:
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
         job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
-        raw: dict[str, Any] | None = None
-        last_error = ""
-        for _attempt in range(1 + self.settings.retries):
-            try:
-                async with self.pool.acquire() as sandbox:
-                    raw = await sandbox.run(job, job_deadline_s(job))
-                break
-            except SandboxLost as exc:
-                last_error = str(exc)
-                log.warning("sandbox lost during item %s: %s", item.id, exc)
-            except SandboxError as exc:
-                last_error = str(exc)
-                break
+        raw: dict[str, Any] | None
+        if job["program"]["compile_argv"]:
+            # Compiled once per distinct program (cache + single flight), then run from the
+            # artefact: identical completions of one prompt never compile twice.
+            key = compile_key(job, self.settings.sandbox.image)
+            outcome = await self.compiles.outcome(key, lambda: self._compile(job))
+            if outcome.fault:
+                elapsed_s = round(time.perf_counter() - started, 6)
+                return error_result(item, f"sandbox error: {outcome.detail}", elapsed_s)
+            if outcome.artefact_b64 is None:
+                verdict = {"status": "compile_error", "detail": outcome.detail, "elapsed_s": 0.0}
+                raw, last_error = {"tests": [verdict for _ in job["tests"]]}, ""
+            else:
+                job["artefact"] = outcome.artefact_b64
+                raw, last_error = await self._run_job(job)
+        else:
+            raw, last_error = await self._run_job(job)
         if raw is None:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"sandbox error: {last_error}", elapsed_s)
