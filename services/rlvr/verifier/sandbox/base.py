@@ -2,12 +2,14 @@
 
 A backend (Docker is the default) decides *how* code is isolated; the pool decides *how many*
 sandboxes exist and when one is replaced; the code domain decides *what* a job is. A job and
-its result are JSON-like dicts understood by the in-container executor (`executor.py`).
+its result are the messages of `protocol.py`, understood by the in-container executor.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
+
+from rlvr.verifier.sandbox.protocol import Job, JobResult
 
 
 class SandboxError(Exception):
@@ -31,7 +33,7 @@ class Sandbox(Protocol):
     @property
     def is_alive(self) -> bool: ...
 
-    async def run(self, job: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+    async def run(self, job: Job, timeout_s: float) -> JobResult:
         """The executor's result for `job`; raises SandboxLost if the sandbox dies or hangs."""
         ...
 

@@ -16,7 +16,7 @@ import socket
 import struct
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import docker
 from docker.errors import DockerException, NotFound
@@ -36,6 +36,7 @@ from rlvr.verifier.sandbox.containers import (
     read_chunk,
     socket_path,
 )
+from rlvr.verifier.sandbox.protocol import Job, JobResult
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +46,14 @@ _MODULES: list[tuple[str, str | None]] = [
     ("rlvr", None),
     ("rlvr.verifier", None),
     ("rlvr.verifier.sandbox", None),
+    ("rlvr.verifier.sandbox.protocol", "protocol.py"),
     ("rlvr.verifier.sandbox.codec", "codec.py"),
     ("rlvr.verifier.sandbox.procs", "procs.py"),
     ("rlvr.verifier.sandbox.programs", "programs.py"),
     ("rlvr.verifier.sandbox.runner", "runner.py"),
     ("rlvr.verifier.sandbox.asserts", "asserts.py"),
+    ("rlvr.verifier.sandbox.plumbing", "plumbing.py"),
+    ("rlvr.verifier.sandbox.jobs", "jobs.py"),
     ("rlvr.verifier.sandbox.executor", "executor.py"),
 ]
 # PID 1's program: read a length-prefixed JSON of module sources from stdin, install, run.
@@ -190,7 +194,7 @@ class DockerSandbox:
         self.stream.close()
         self._pump.cancel()
 
-    async def run(self, job: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+    async def run(self, job: Job, timeout_s: float) -> JobResult:
         body = json.dumps(job).encode()
         async with self._lock:
             if not self.is_alive:
@@ -218,7 +222,7 @@ class DockerSandbox:
                 self._alive = False  # answered, but must not take another job
             if "fault" in result:  # the executor failed before judging: retry elsewhere
                 raise SandboxLost(f"sandbox {self.name}: executor fault: {result['fault']}")
-            return result
+            return cast(JobResult, result)
 
 
 class DockerBackend:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rlvr.verifier.sandbox.protocol import Program
+
 # Where a compile writes what a run needs; packed as a tar on the compiler's stdout (the
 # sweep after the compile wipes the work dir, so the artefact leaves through the pipe, never
 # through a file a later run could reach).
@@ -225,7 +227,7 @@ class ProgramSpec:
     compile_memory_rlimit: str
     min_processes: int
 
-    def as_job(self) -> dict[str, object]:
+    def as_job(self) -> Program:
         return {
             "source_name": self.source_name,
             "compile_argv": self.compile_argv,

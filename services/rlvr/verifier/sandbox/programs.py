@@ -22,6 +22,8 @@ import shutil
 import tarfile
 from typing import Any
 
+from rlvr.verifier.sandbox.protocol import Job, Limits, Program
+
 MAX_ARTEFACT_FILES = 4096
 _PATH = "/usr/local/bin:/usr/bin:/bin"
 
@@ -58,13 +60,13 @@ def unpack_artefact(data: bytes, limit_bytes: int) -> dict[str, bytes]:
     return files
 
 
-def compile_limits(job: dict[str, Any]) -> dict[str, Any]:
-    program = job["program"]
+def compile_limits(job: Job) -> Limits:
+    """The compiler's limits: its own deadline and memory, threads for javac and `go build`."""
     return {
         **job["limits"],
         "timeout_s": job["compile_timeout_s"],
         "memory_mb": job["compile_memory_mb"],
-        "nproc": max(64, int(program.get("min_processes", 0))),
+        "nproc": max(64, int(job["program"]["min_processes"])),
     }
 
 
@@ -86,7 +88,7 @@ def shape_request(
     return {**request, "rlimits": rlimits, "env": {**request["env"], **env}}
 
 
-def run_argv(program: dict[str, Any], cwd: str) -> list[str]:
+def run_argv(program: Program, cwd: str) -> list[str]:
     """The run's argv with the program resolved (execve searches nothing): `./name` in the
     run's work dir, a bare name on the image's PATH."""
     argv = [str(word) for word in program["run_argv"]]

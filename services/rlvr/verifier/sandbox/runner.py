@@ -88,7 +88,7 @@ def _load_module(path: str, name: str) -> types.ModuleType:
 def candidate_traceback(exc: BaseException) -> str:
     """The traceback without the executor's own frames (they only confuse the reader)."""
     tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename.startswith("<services."):
+    while tb is not None and tb.tb_frame.f_code.co_filename.startswith("<rlvr."):
         tb = tb.tb_next
     return "".join(traceback.format_exception(type(exc), exc, tb))[-1500:]
 

@@ -26,6 +26,7 @@ from rlvr.verifier.domains.code.values import (
 )
 from rlvr.verifier.sandbox.codec import encode_value
 from rlvr.verifier.sandbox.languages import MEMORY_MARKERS
+from rlvr.verifier.sandbox.protocol import RunReport
 
 _SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
 
@@ -143,7 +144,7 @@ def _text(value: Any, size: int = 500) -> str:
     return value[:size] if type(value) is str else "<malformed>"
 
 
-def _process_verdict(raw: dict[str, Any], test: StdioTest) -> tuple[TestStatus, str]:
+def _process_verdict(raw: RunReport, test: StdioTest) -> tuple[TestStatus, str]:
     if raw.get("timed_out"):
         return TestStatus.timed_out, "wall-clock limit exceeded"
     if raw.get("stdout_over"):
@@ -166,7 +167,7 @@ def _process_verdict(raw: dict[str, Any], test: StdioTest) -> tuple[TestStatus, 
     return TestStatus.failed, difference
 
 
-def _call_verdict(raw: dict[str, Any], test: CallTest) -> tuple[TestStatus, str]:
+def _call_verdict(raw: RunReport, test: CallTest) -> tuple[TestStatus, str]:
     replies = raw.get("replies") or []
     stderr = _tail(str(raw.get("stderr", "")))
     first = replies[0] if replies else {}
@@ -201,7 +202,7 @@ def _call_verdict(raw: dict[str, Any], test: CallTest) -> tuple[TestStatus, str]
     return TestStatus.failed, f"expected {preview_expected(test.expected)}, got {preview(got)}"
 
 
-def _assert_verdict(raw: dict[str, Any]) -> tuple[TestStatus, str]:
+def _assert_verdict(raw: RunReport) -> tuple[TestStatus, str]:
     verdict = raw.get("verdict")
     if raw.get("timed_out"):
         return TestStatus.timed_out, "wall-clock limit exceeded"
@@ -216,7 +217,7 @@ def _assert_verdict(raw: dict[str, Any]) -> tuple[TestStatus, str]:
     return TestStatus.runtime_error, detail or "the test harness failed"
 
 
-def judge_test(raw: dict[str, Any], test: Any) -> TestVerdict:
+def judge_test(raw: RunReport, test: Any) -> TestVerdict:
     elapsed_s = round(float(raw.get("elapsed_s", 0.0)), 6)
     if raw.get("skipped"):
         reason = raw.get("reason") or _SKIPPED
@@ -240,7 +241,7 @@ def judge_test(raw: dict[str, Any], test: Any) -> TestVerdict:
 # ---------------------------------------------------------------- one item
 
 
-def judge_tests(item: CodeItem, raw_tests: Sequence[dict[str, Any]]) -> list[TestVerdict]:
+def judge_tests(item: CodeItem, raw_tests: Sequence[RunReport]) -> list[TestVerdict]:
     if len(raw_tests) != len(item.tests):
         raise ValueError(f"executor returned {len(raw_tests)} results for {len(item.tests)} tests")
     verdicts: list[TestVerdict] = []

@@ -23,7 +23,8 @@ import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+
+from rlvr.verifier.sandbox.protocol import Job
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def _as_cached(outcome: CompileOutcome) -> CompileOutcome:
     )
 
 
-def compile_key(job: dict[str, Any], image: str) -> str:
+def compile_key(job: Job, image: str) -> str:
     """What a job's artefact depends on: language, source, compile command and environment,
     and the image holding the toolchain."""
     program = job["program"]

@@ -6,19 +6,18 @@ values and outputs stay on the host, where `check.py` compares them with what ca
 
 from __future__ import annotations
 
-from typing import Any
-
 from rlvr.schemas.code import AssertTest, CallTest, CodeItem, StdioTest
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.sandbox.codec import encode_value
 from rlvr.verifier.sandbox.languages import ProgramSpec, program_spec
+from rlvr.verifier.sandbox.protocol import Job, JobTest, Limits
 
 # The least compile time any item gets: `#include <bits/stdc++.h>` at -O2 takes ~3 s on a loaded
 # 2-core machine, so honest programs never come near it.
 COMPILE_FLOOR_S = 10.0
 
 
-def item_limits(item: CodeItem, settings: CodeSettings) -> dict[str, Any]:
+def item_limits(item: CodeItem, settings: CodeSettings) -> Limits:
     timeout_s = min(item.timeout_s or settings.default_timeout_s, settings.max_timeout_s)
     memory_mb = min(item.memory_mb or settings.default_memory_mb, settings.max_memory_mb)
     return {
@@ -37,7 +36,7 @@ def compile_timeout_s(item: CodeItem, settings: CodeSettings) -> float:
     return min(settings.compile_timeout_s, max(COMPILE_FLOOR_S, budget_s))
 
 
-def job_test(test: AssertTest | CallTest | StdioTest) -> dict[str, Any]:
+def job_test(test: AssertTest | CallTest | StdioTest) -> JobTest:
     if isinstance(test, AssertTest):
         return {"kind": "assert", "code": test.code}
     if isinstance(test, CallTest):
@@ -52,7 +51,7 @@ def item_program(item: CodeItem, code: str, settings: CodeSettings) -> ProgramSp
     return program_spec(item.language, code, memory_mb, settings.compile_memory_mb, flags)
 
 
-def build_job(item: CodeItem, code: str, settings: CodeSettings) -> dict[str, Any]:
+def build_job(item: CodeItem, code: str, settings: CodeSettings) -> Job:
     return {
         "id": item.id,
         "language": item.language,
@@ -67,7 +66,7 @@ def build_job(item: CodeItem, code: str, settings: CodeSettings) -> dict[str, An
     }
 
 
-def job_deadline_s(job: dict[str, Any]) -> float:
+def job_deadline_s(job: Job) -> float:
     """How long the host waits for the executor's answer before declaring the sandbox lost."""
     per_test = float(job["limits"]["timeout_s"]) + 3.0
     program = job.get("program") or {}

@@ -31,6 +31,7 @@ from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
 from rlvr.verifier.errors import Overloaded
 from rlvr.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.pool import SandboxPool
+from rlvr.verifier.sandbox.protocol import Job, JobResult, RunReport
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -114,7 +115,7 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
 
-    async def _run_job(self, job: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    async def _run_job(self, job: Job) -> tuple[JobResult | None, str]:
         """(the executor's answer or None, the last sandbox error): retried on another sandbox
         when one died mid-job."""
         assert self.pool is not None
@@ -130,7 +131,7 @@ class CodeVerifier:
                 return None, str(exc)
         return None, last_error
 
-    async def _compile(self, job: dict[str, Any]) -> CompileOutcome:
+    async def _compile(self, job: Job) -> CompileOutcome:
         """A compile-only job: the artefact comes back to the host (and into the cache)."""
         raw, last_error = await self._run_job({**job, "tests": [], "return_artefact": True})
         if raw is None or "fault" in raw:
@@ -162,7 +163,7 @@ class CodeVerifier:
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
         job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
-        raw: dict[str, Any] | None
+        raw: JobResult | None
         if job["program"]["compile_argv"]:
             # Compiled once per distinct program (cache + single flight), then run from the
             # artefact: identical completions of one prompt never compile twice.
@@ -172,7 +173,11 @@ class CodeVerifier:
                 elapsed_s = round(time.perf_counter() - started, 6)
                 return error_result(item, f"sandbox error: {outcome.detail}", elapsed_s)
             if outcome.artefact_b64 is None:
-                verdict = {"status": "compile_error", "detail": outcome.detail, "elapsed_s": 0.0}
+                verdict: RunReport = {
+                    "status": "compile_error",
+                    "detail": outcome.detail,
+                    "elapsed_s": 0.0,
+                }
                 raw, last_error = {"tests": [verdict for _ in job["tests"]]}, ""
             else:
                 job["artefact"] = outcome.artefact_b64

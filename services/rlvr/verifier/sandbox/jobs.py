@@ -1,0 +1,451 @@
+"""What a job does with its tests, inside the container (stdlib only; in sandboxes).
+
+A job (`protocol.Job`) is one item: compile once if the language needs it, then each test in a
+fresh run (stdio), or consecutive tests in one serving candidate process (Python call/assert
+sessions), stopping early where asked; the answer (`protocol.JobResult`) is kept under what the
+host accepts. Processes, pipes and cleanup are `plumbing.py`'s; the language toolchains (how a
+program is compiled and started) are the two functions `compile_program` and `program_request`.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import time
+from typing import Any, cast
+
+from rlvr.verifier.sandbox.asserts import harness_main
+from rlvr.verifier.sandbox.plumbing import (
+    Capture,
+    ContainerDirty,
+    LineReader,
+    ProcessHost,
+    ProcessOutcome,
+    Run,
+    TestClock,
+    ZygoteLost,
+)
+from rlvr.verifier.sandbox.procs import write_all
+from rlvr.verifier.sandbox.programs import (
+    ArtefactError,
+    compile_limits,
+    run_argv,
+    shape_request,
+    unpack_artefact,
+)
+from rlvr.verifier.sandbox.protocol import (
+    AssertJobTest,
+    CallJobTest,
+    CompileReport,
+    HarnessVerdict,
+    Job,
+    JobResult,
+    JobTest,
+    Limits,
+    Reply,
+    RunReport,
+)
+from rlvr.verifier.sandbox.runner import SOURCE_NAME
+
+# What one job's answer may carry, JSON-encoded: each test's output is capped, but many tests of
+# escaped control characters (6 bytes each) are not. The host parses the answer with one
+# `json.loads` on its event loop (C code holding the GIL: a thread would not help), which takes
+# about 0.1 s for 16 MiB of escapes on a loaded 2-core machine and 0.5 s for 64 MiB. Tests past
+# the budget count as over the output limit.
+_ANSWER_BUDGET_BYTES = 16 << 20
+# The largest compiled artefact (its tar) kept in PID 1's memory and carried to the host.
+_ARTEFACT_LIMIT = 64 << 20
+
+
+class JobRunner:
+    """Runs jobs on PID 1's processes (`ProcessHost`)."""
+
+    def __init__(self, host: ProcessHost) -> None:
+        self.host = host
+
+    def run_session(
+        self, kind: str, tests: list[JobTest], code: bytes, limits: Limits
+    ) -> tuple[list[RunReport], list[str]]:
+        """Consecutive assert (or call) tests of one item, one candidate process per session.
+
+        A session ends early when a test times out or the candidate's process is lost; the
+        next session (a fresh process, after a full sweep) resumes with the following test.
+        """
+        results: list[RunReport] = []
+        anomalies: list[str] = []
+        while len(results) < len(tests):
+            rest = tests[len(results) :]
+            cwd = self.host.prepare_dir({f"{SOURCE_NAME}.py": code})
+            session_limits: Limits = {
+                **limits,
+                "timeout_s": float(limits["timeout_s"]) * len(rest),
+            }
+            request = self.host.child_request(
+                "python-serve",
+                cwd,
+                session_limits,
+                path=os.path.join(cwd, f"{SOURCE_NAME}.py"),
+                describe=kind == "assert",
+            )
+            if kind == "assert":
+                asserts = cast(list[AssertJobTest], rest)
+                got, found = self._assert_session(request, asserts, limits)
+            else:
+                got, found = self._call_session(request, cast(list[CallJobTest], rest), limits)
+            results += got
+            anomalies += found
+            if not self.host.zygote.is_alive:
+                break
+        return results, anomalies
+
+    def _session_pipes(self, run: Run) -> tuple[list[int], Capture, int, int]:
+        """Pipes of a serving candidate: its fds, its stderr capture, our request/response ends."""
+        null = os.open(os.devnull, os.O_RDONLY)
+        run.to_close.append(null)
+        out_r, out_w = run.pipe()
+        err_r, err_w = run.pipe()
+        req_r, req_w = run.pipe()
+        resp_r, resp_w = run.pipe()
+        run.capture(out_r)
+        stderr = run.capture(err_r)
+        return [null, out_w, err_w, req_r, resp_w], stderr, req_w, resp_r
+
+    def _call_session(
+        self, request: dict[str, Any], calls: list[CallJobTest], limits: Limits
+    ) -> tuple[list[RunReport], list[str]]:
+        """Send one call at a time; each reply (encoded value) goes back to the host untouched."""
+        timeout_s = float(limits["timeout_s"])
+        run = Run(self.host, time.monotonic() + timeout_s)
+        clock = TestClock(run, timeout_s)
+        results: list[RunReport] = []
+        ready: list[dict[str, Any]] = []
+        try:
+            child_fds, stderr, req_w, resp_r = self._session_pipes(run)
+            responses = run.capture(resp_r)
+            run.spawn(request, child_fds)
+            lines = LineReader(responses)
+
+            def send_next() -> None:
+                call = calls[len(results)]
+                payload = json.dumps({"fn": call["fn"], "args": call["args"]}).encode()
+                with contextlib.suppress(OSError):
+                    write_all(req_w, payload + b"\n")
+
+            def is_done() -> bool:
+                for message in lines.take():
+                    if not ready:
+                        ready.append(message)
+                        if "ready" not in message:
+                            return True  # the code does not load
+                        send_next()
+                        continue
+                    replies = [_reply_fields(ready[0]), _reply_fields(message)]
+                    results.append({"replies": replies, "elapsed_s": clock.lap()})
+                    if len(results) == len(calls):
+                        return True
+                    send_next()
+                return not responses.is_open or responses.is_over
+
+            run.wait(is_done)
+        finally:
+            anomalies = run.finish()
+        if ready and "ready" not in ready[0]:
+            elapsed_s = clock.lap()
+            first = [_reply_fields(m) for m in ready[:1]]
+            results = [{"replies": first, "elapsed_s": elapsed_s} for _ in calls]
+        elif len(results) < len(calls):
+            results.append(
+                {
+                    "replies": [_reply_fields(m) for m in ready[:1]],
+                    "timed_out": run.timed_out,
+                    "response_over": responses.is_over,
+                    "output_over": run.output_over,
+                    "elapsed_s": clock.lap(),
+                }
+            )
+        tail = stderr.text()[-2000:]
+        for result in results:
+            result["stderr"] = tail
+        return results, anomalies
+
+    def _assert_session(
+        self, request: dict[str, Any], tests: list[AssertJobTest], limits: Limits
+    ) -> tuple[list[RunReport], list[str]]:
+        timeout_s = float(limits["timeout_s"])
+        run = Run(self.host, time.monotonic() + timeout_s)
+        clock = TestClock(run, timeout_s)
+        results: list[RunReport] = []
+        try:
+            child_fds, stderr, req_w, resp_r = self._session_pipes(run)
+            verdict_r, verdict_w = run.pipe()
+            verdicts = run.capture(verdict_r)
+            run.spawn(request, child_fds)
+            harness_rlimits = {"as": max(int(limits["memory_mb"]), 256) * 1024 * 1024}
+            codes = [str(test["code"]) for test in tests]
+            pid = os.fork()
+            if pid == 0:
+                harness_main(codes, [req_w, resp_r, verdict_w], harness_rlimits)
+            run.harness_pid = pid
+            for fd in (req_w, resp_r, verdict_w):
+                run.close(fd)
+            lines = LineReader(verdicts)
+
+            def is_done() -> bool:
+                for message in lines.take():
+                    verdict = cast(HarnessVerdict, message)
+                    results.append({"verdict": verdict, "elapsed_s": clock.lap()})
+                    if message.get("lost") or message.get("load") or len(results) == len(tests):
+                        return True
+                return not verdicts.is_open
+
+            run.wait(is_done)
+        finally:
+            anomalies = run.finish()
+        if results and (results[0].get("verdict") or {}).get("load"):
+            results = [results[0].copy() for _ in tests]  # the code does not load: same for all
+        elif len(results) < len(tests) and not (
+            results and (results[-1].get("verdict") or {}).get("lost")
+        ):
+            # the running test timed out, or its harness was killed
+            results.append(
+                {
+                    "verdict": None,
+                    "timed_out": run.timed_out,
+                    "output_over": run.output_over,
+                    "elapsed_s": clock.lap(),
+                }
+            )
+        tail = stderr.text()[-2000:]
+        for result in results:
+            result["stderr"] = tail
+        return results, anomalies
+
+    # -- jobs
+
+    def run_job(self, job: Job) -> JobResult:
+        limits = job["limits"]
+        language = job["language"]
+        code = job["code"].encode()
+        anomalies: list[str] = []
+        results: list[RunReport] = []
+        artefact: dict[str, bytes] | None = None
+        if needs_compile(job):
+            try:
+                artefact, report, found = compile_program(self.host, code, job)
+            except ContainerDirty as exc:
+                artefact, report, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
+            anomalies += found
+            if artefact is None or not job["tests"]:  # a compile error, or a compile-only job
+                detail = report.get("detail", "compilation failed")
+                verdict: RunReport = {
+                    "status": "compile_error",
+                    "detail": detail,
+                    "elapsed_s": 0.0,
+                }
+                return {
+                    "id": job.get("id"),
+                    "compile": report,
+                    "tests": [verdict for _ in job["tests"]],
+                    "anomalies": sorted(set(anomalies + self.host.changed_attributes())),
+                }
+        stop_early = bool(job.get("stop_on_first_failure"))
+        tests = job["tests"]
+        budget = _ANSWER_BUDGET_BYTES
+        while len(results) < len(tests):
+            if stop_early and results and results[-1].get("stop"):
+                results.append({"skipped": True})
+                continue
+            test = tests[len(results)]
+            try:
+                if language == "python" and test["kind"] != "stdio" and not stop_early:
+                    end = len(results)
+                    while end < len(tests) and tests[end]["kind"] == test["kind"]:
+                        end += 1
+                    got, found = self.run_session(
+                        test["kind"], tests[len(results) : end], code, limits
+                    )
+                else:
+                    got, found = self.run_test(test, job, code, artefact)
+            except ZygoteLost as exc:
+                anomalies.append("zygote lost")
+                results.append({"skipped": True, "reason": str(exc)})
+                break
+            except ContainerDirty as exc:
+                anomalies.append("tmpfs not clean")
+                while len(results) < len(tests):
+                    results.append({"skipped": True, "reason": str(exc)})
+                break
+            anomalies += found
+            for result in got:
+                budget = self.charge_answer(result, budget)
+                result["stop"] = is_definite_failure(result)
+            results += got
+            if not self.host.zygote.is_alive:
+                break
+            if not self.host.is_clean and len(results) < len(tests):
+                reason = "not run: the sandbox could not be cleaned after this program"
+                while len(results) < len(tests):
+                    results.append({"skipped": True, "reason": reason})
+        while len(results) < len(job["tests"]):
+            reason = "not run: the sandbox's process spawner was killed or stopped by this program"
+            results.append({"skipped": True, "reason": reason})
+        anomalies += self.host.changed_attributes()  # once per job: it only protects later jobs
+        return {"id": job.get("id"), "tests": results, "anomalies": sorted(set(anomalies))}
+
+    @staticmethod
+    def charge_answer(result: RunReport, budget: int) -> int:
+        """Keep the job's answer under what the host accepts: once the budget is spent, a
+        test's captured output or return value is dropped and counted as over the limit (the
+        candidate's failure, never a lost sandbox). Returns the budget left."""
+        size = len(json.dumps(result))
+        if size <= budget:
+            return budget - size
+        if "stdout" in result:
+            result["stdout"], result["stdout_over"] = "", True
+        if "replies" in result:
+            result["replies"], result["response_over"] = result["replies"][:1], True
+        return budget - min(size, len(json.dumps(result)))
+
+    def run_test(
+        self, test: JobTest, job: Job, code: bytes, artefact: dict[str, bytes] | None
+    ) -> tuple[list[RunReport], list[str]]:
+        """One test in a fresh process: stdio (any language), or a session of one test."""
+        limits = job["limits"]
+        if test["kind"] != "stdio":
+            return self.run_session(test["kind"], [test], code, limits)
+        deadline = time.monotonic() + float(limits["timeout_s"])
+        request = program_request(self.host, job, code, artefact)
+        outcome = self.host.run_process(request, test["stdin"].encode(), deadline)
+        return [process_report(outcome)], outcome["anomalies"]
+
+
+# ---------------------------------------------------------------- languages
+# The seam for toolchains: how a language's program is compiled (once per job) and started
+# (once per run). Everything else in a job is language-independent.
+
+
+def needs_compile(job: Job) -> bool:
+    return bool(job["program"]["compile_argv"])
+
+
+def compile_program(
+    host: ProcessHost, source: bytes, job: Job
+) -> tuple[dict[str, bytes] | None, CompileReport, list[str]]:
+    """(artefact files or None, report, anomalies). The artefact comes from the host's cache
+    when the job carries one; else the job's compile command runs once, in a run of its own,
+    and its stdout (the artefact tar: the sweep wipes the dir) is carried back."""
+    if "artefact" in job:
+        blob = base64.b64decode(job["artefact"])
+        try:
+            return unpack_artefact(blob, _ARTEFACT_LIMIT), {"elapsed_s": 0.0}, []
+        except ArtefactError as exc:  # the host's copy of a tar we unpacked before: a fault
+            raise RuntimeError(f"cached artefact unusable: {exc}") from exc
+    program = job["program"]
+    limits = compile_limits(job)
+    cwd = host.prepare_dir({program["source_name"]: source})
+    request = host.child_request("exec", cwd, limits, argv=program["compile_argv"])
+    request = shape_request(
+        request,
+        program["compile_env"],
+        program["compile_memory_rlimit"],
+        int(limits["memory_mb"]),
+        0,
+        int(limits["nproc"]),
+    )
+    deadline = time.monotonic() + float(job["compile_timeout_s"])
+    saved_limit = host.output_limit
+    host.output_limit = int(job.get("binary_limit_bytes", _ARTEFACT_LIMIT))
+    try:
+        outcome = host.run_process(request, b"", deadline)
+    finally:
+        host.output_limit = saved_limit
+    elapsed = round(outcome["elapsed_s"], 4)
+    anomalies = outcome["anomalies"]
+    if outcome["timed_out"]:
+        return None, {"detail": "compilation timed out", "timed_out": True}, anomalies
+    if outcome["stdout_over"]:
+        return None, {"detail": "the compiled program is too large"}, anomalies
+    if outcome["exit_code"] != 0:
+        detail = outcome["stderr"][-1500:] or "compilation failed"
+        return None, {"detail": detail, "elapsed_s": elapsed}, anomalies
+    try:
+        files = unpack_artefact(outcome["stdout_bytes"], _ARTEFACT_LIMIT)
+    except ArtefactError as exc:
+        return None, {"detail": str(exc), "elapsed_s": elapsed}, anomalies
+    report: CompileReport = {"elapsed_s": elapsed}
+    if job.get("return_artefact"):
+        report["artefact"] = base64.b64encode(outcome["stdout_bytes"]).decode()
+    return files, report, anomalies
+
+
+def program_request(
+    host: ProcessHost, job: Job, code: bytes, artefact: dict[str, bytes] | None
+) -> dict[str, Any]:
+    """The zygote's request that starts one run of the program in a fresh work dir: Python in
+    the warm interpreter; anything else by its run argv, over its artefact (compiled) or its
+    source (interpreted), with the language's environment and memory rlimit."""
+    limits = job["limits"]
+    program = job["program"]
+    if job["language"] == "python":
+        cwd = host.prepare_dir({f"{SOURCE_NAME}.py": code})
+        path = os.path.join(cwd, f"{SOURCE_NAME}.py")
+        return host.child_request("python-main", cwd, limits, path=path)
+    cwd = host.prepare_dir(artefact if artefact is not None else {program["source_name"]: code})
+    request = host.child_request("exec", cwd, limits, argv=run_argv(program, cwd))
+    return shape_request(
+        request,
+        program["run_env"],
+        program["memory_rlimit"],
+        int(limits["memory_mb"]),
+        int(program["memory_slack_mb"]),
+        int(program["min_processes"]),
+    )
+
+
+def process_report(outcome: ProcessOutcome) -> RunReport:
+    """A process run as the host sees it (the captured stdout as text)."""
+    return {
+        "exit_code": outcome["exit_code"],
+        "signal": outcome["signal"],
+        "timed_out": outcome["timed_out"],
+        "stdout": outcome["stdout_bytes"].decode("utf-8", "replace"),
+        "stdout_over": outcome["stdout_over"],
+        "stderr": outcome["stderr"],
+        "elapsed_s": outcome["elapsed_s"],
+        "phases_ms": outcome["phases_ms"],
+    }
+
+
+def is_definite_failure(result: RunReport) -> bool:
+    """A failure visible inside the container (wrong outputs are only known to the host)."""
+    if any(result.get(k) for k in ("timed_out", "response_over", "stdout_over", "output_over")):
+        return True
+    if "verdict" in result:
+        return (result["verdict"] or {}).get("status") != "passed"
+    if "replies" in result:
+        replies = result["replies"]
+        return len(replies) < 2 or "value" not in replies[-1]
+    return result.get("exit_code") != 0
+
+
+# What a call session's reply line may carry to the host, all scalars (`value`/`args` are the
+# codec's encoded text). A forged line from the candidate could hold any JSON tree; passed on, the
+# host would parse it on its event loop as part of the job's answer, so anything else is dropped.
+_REPLY_KEYS = frozenset(
+    {"value", "args", "raised", "message", "memory", "unplain", "ready", "load", "detail"}
+)
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _reply_fields(message: dict[str, Any]) -> Reply:
+    """The known keys of a reply line with scalar values (a nested `ready` becomes True)."""
+    kept: dict[str, Any] = {}
+    for key in _REPLY_KEYS.intersection(message):
+        value = message[key]
+        if key == "ready":
+            kept[key] = True
+        elif type(value) in _SCALARS:
+            kept[key] = value
+    return cast(Reply, kept)

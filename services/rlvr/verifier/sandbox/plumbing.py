@@ -1,0 +1,462 @@
+"""PID 1's process plumbing: the zygote, runs and their pipes, the sweep, frames to the host.
+
+Everything here is about processes, not tests: how a run is spawned (through the zygote), pumped
+(captures, a deadline), and cleaned up after (kill the group, stop and kill strays, wipe every
+writable place, compare PID 1's and the zygote's attributes). What a job *does* with its tests is
+`jobs.py`; the container's story as a whole is told in `executor.py`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import socket
+import struct
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypedDict
+
+from rlvr.verifier.sandbox.procs import (
+    decode_status,
+    other_pids,
+    process_attributes,
+    read_exact,
+    reap_all,
+    wipe_dir,
+    wipe_ipc,
+    write_all,
+)
+from rlvr.verifier.sandbox.protocol import Limits
+from rlvr.verifier.sandbox.runner import WORK_ROOT, zygote_main
+
+SHM_ROOT = "/dev/shm"
+MQUEUE_ROOT = "/dev/mqueue"
+_FRAME = struct.Struct(">I")
+# Time PID 1 spends emptying the tmpfs after one run; past it the container is dirty (retired).
+_WIPE_BUDGET_S = 2.0
+
+
+class ProcessOutcome(TypedDict):
+    """How one plain process run ended (a stdio test, a compiler)."""
+
+    exit_code: int | None
+    signal: int | None
+    timed_out: bool
+    stdout_bytes: bytes
+    stdout_over: bool
+    stderr: str
+    elapsed_s: float
+    anomalies: list[str]
+    phases_ms: dict[str, float]
+
+
+class ZygoteLost(Exception):
+    """The zygote stopped answering (a candidate killed or stopped it): retire the container."""
+
+
+class ContainerDirty(Exception):
+    """What a run left could not be removed: no further run here (the container is retired)."""
+
+
+class Zygote:
+    def __init__(self) -> None:
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            parent.close()
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                os.dup2(null, 0)
+                os.dup2(null, 1)
+                zygote_main(child)
+            finally:
+                os._exit(1)
+        child.close()
+        self.pid = pid
+        self.sock = parent
+        self.is_alive = True
+        ready = self.receive(timeout_s=30)
+        if ready is None or not ready.get("ready"):
+            detail = (ready or {}).get("error", "no answer")
+            raise RuntimeError(f"the process spawner did not start: {detail}")
+
+    def spawn(self, request: dict[str, Any], fds: list[int]) -> int:
+        socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
+        reply = self.receive(timeout_s=5)
+        if reply is None or "pid" not in reply:
+            self.is_alive = False
+            raise ZygoteLost("the sandbox's process spawner was killed or stopped")
+        return int(reply["pid"])
+
+    def receive(self, timeout_s: float) -> dict[str, Any] | None:
+        self.sock.settimeout(timeout_s)
+        try:
+            data = self.sock.recv(1 << 16)
+        except (TimeoutError, OSError):
+            return None
+        finally:
+            self.sock.settimeout(None)
+        if not data:
+            self.is_alive = False
+            return None
+        message: dict[str, Any] = json.loads(data)
+        return message
+
+
+class Capture:
+    """A capped read end of a pipe: keeps the head, counts the rest."""
+
+    def __init__(self, fd: int, limit: int) -> None:
+        self.fd, self.limit = fd, limit
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.is_open = True
+
+    def feed(self) -> None:
+        data = os.read(self.fd, 1 << 16)
+        if not data:
+            self.is_open = False
+            return
+        if self.size < self.limit:
+            self.chunks.append(data[: self.limit - self.size])
+        self.size += len(data)
+
+    @property
+    def is_over(self) -> bool:
+        return self.size > self.limit
+
+    def data(self) -> bytes:
+        return b"".join(self.chunks)
+
+    def text(self) -> str:
+        return self.data().decode("utf-8", "replace")
+
+
+class Run:
+    """One run of a candidate process (plus its harness), driven by PID 1 to completion."""
+
+    def __init__(self, host: ProcessHost, deadline: float) -> None:
+        self.host = host
+        self.deadline = deadline
+        self.selector = selectors.DefaultSelector()
+        self.to_close: list[int] = []
+        self.pid: int | None = None
+        self.harness_pid: int | None = None
+        self.status: int | None = None
+        self.timed_out = False
+        self.output_over = False
+        self.marks: dict[str, float] = {"start": time.monotonic()}
+
+    def pipe(self) -> tuple[int, int]:
+        read_fd, write_fd = os.pipe()
+        self.to_close += [read_fd, write_fd]
+        return read_fd, write_fd
+
+    def close(self, fd: int) -> None:
+        if fd in self.to_close:
+            self.to_close.remove(fd)
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def capture(self, fd: int) -> Capture:
+        capture = Capture(fd, self.host.output_limit)
+        os.set_blocking(fd, False)
+        self.selector.register(fd, selectors.EVENT_READ, capture)
+        return capture
+
+    def spawn(self, request: dict[str, Any], child_fds: list[int]) -> None:
+        self.marks["spawn"] = time.monotonic()
+        self.pid = self.host.zygote.spawn(request, child_fds)
+        self.marks["spawned"] = time.monotonic()
+        for fd in child_fds:
+            self.close(fd)
+        self.selector.register(self.host.zygote.sock, selectors.EVENT_READ, "zygote")
+
+    def remaining_s(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def wait(self, is_done: Callable[[], bool], stdin: tuple[int, bytes] | None = None) -> None:
+        """Pump pipes until `is_done()` or the deadline; stdin data is written as it drains."""
+        pending = memoryview(stdin[1]) if stdin else None
+        if stdin and not stdin[1]:
+            self.close(stdin[0])
+        elif stdin:
+            os.set_blocking(stdin[0], False)
+            self.selector.register(stdin[0], selectors.EVENT_WRITE, "stdin")
+        while not is_done():
+            left = self.remaining_s()
+            if left <= 0:
+                self.timed_out = True
+                return
+            for key, _ in self.selector.select(min(left, 1.0)):
+                target = key.data
+                if target == "zygote":
+                    self.selector.unregister(key.fd)
+                    reply = self.host.zygote.receive(timeout_s=1)
+                    self.status = -1 if reply is None else int(reply.get("status", -1))
+                elif target == "stdin" and stdin and pending is not None:
+                    try:
+                        pending = pending[os.write(stdin[0], pending[: 1 << 16]) :]
+                    except BlockingIOError:
+                        continue
+                    except OSError:  # the program closed its stdin: fine, it read what it wanted
+                        pending = memoryview(b"")
+                    if not pending:
+                        self.selector.unregister(stdin[0])
+                        self.close(stdin[0])
+                elif isinstance(target, Capture):
+                    try:
+                        target.feed()
+                    except BlockingIOError:
+                        continue
+                    if not target.is_open:
+                        self.selector.unregister(key.fd)
+                    if target.is_over:
+                        self.output_over = True
+                        return
+
+    def finish(self) -> list[str]:
+        """Kill the run's group and every stray process; return anomalies (empty if clean)."""
+        self.marks["finish"] = time.monotonic()
+        zygote = self.host.zygote
+        if self.pid is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)
+        if self.harness_pid is not None:
+            with contextlib.suppress(OSError):
+                os.kill(self.harness_pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.harness_pid, 0)
+        with contextlib.suppress(OSError):
+            os.kill(zygote.pid, signal.SIGCONT)  # in case the candidate stopped it
+        if self.pid is not None and self.status is None:
+            reply = zygote.receive(timeout_s=2)
+            self.status = -1 if reply is None else int(reply.get("status", -1))
+        for fd in list(self.to_close):
+            self.close(fd)
+        self.selector.close()
+        self.marks["sweep"] = time.monotonic()
+        anomalies = self.host.sweep()
+        self.marks["end"] = time.monotonic()
+        return anomalies
+
+    def phases_ms(self) -> dict[str, float]:
+        start = self.marks["start"]
+        return {k: round((v - start) * 1000, 2) for k, v in self.marks.items() if k != "start"}
+
+
+class ProcessHost:
+    """PID 1's processes: the zygote, the runs it spawns, and the cleanup after each."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.output_limit = int(config.get("output_limit_bytes", 1 << 20))
+        self.tmpfs_slack_bytes = int(config.get("tmpfs_slack_bytes", 1 << 20))
+        self.is_clean = True
+        self.zygote = Zygote()
+        self.attributes = self.snapshot()
+
+    # -- cleanup
+
+    def sweep(self) -> list[str]:
+        """Stop, kill and reap every process but PID 1 and the zygote; wipe every writable
+        place. Returns anomalies; never raises."""
+        try:
+            anomalies = self._kill_strays()
+        except Exception as exc:  # reported: the container is retired
+            anomalies = [f"sweep failed: {type(exc).__name__}"]
+        try:
+            pid, _ = os.waitpid(self.zygote.pid, os.WNOHANG)
+        except ChildProcessError:
+            pid = self.zygote.pid
+        if pid != 0 or not self.zygote.is_alive:
+            self.zygote.is_alive = False
+            anomalies.append("zygote died")
+        return anomalies + self._clean_places()
+
+    def _kill_strays(self) -> list[str]:
+        anomalies: list[str] = []
+        reap_all()
+        keep = {1, os.getpid(), self.zygote.pid}
+        if other_pids(keep):
+            anomalies.append("leftover process")
+            with contextlib.suppress(OSError):
+                os.kill(-1, signal.SIGSTOP)  # nothing can fork while we look (not PID 1)
+            for _ in range(50):
+                for pid in other_pids(keep):
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                reap_all()
+                if not other_pids(keep):
+                    break
+                time.sleep(0.01)
+            else:
+                anomalies.append("a process could not be killed")
+            with contextlib.suppress(OSError):
+                os.kill(self.zygote.pid, signal.SIGCONT)
+        return anomalies
+
+    def _clean_places(self) -> list[str]:
+        """Empty every place a run could write to; what remains is an anomaly."""
+        anomalies: list[str] = []
+        try:
+            found, ipc_clean = wipe_ipc(MQUEUE_ROOT)
+            if found:
+                anomalies.append("IPC objects left behind")
+            if not ipc_clean:
+                anomalies.append("IPC objects could not be removed")
+        except Exception as exc:
+            anomalies.append(f"IPC wipe failed: {type(exc).__name__}")
+        self.is_clean = wipe_dir(WORK_ROOT, _WIPE_BUDGET_S) and wipe_dir(SHM_ROOT, 1.0)
+        try:
+            usage = os.statvfs(WORK_ROOT)
+            used = (usage.f_blocks - usage.f_bfree) * usage.f_frsize
+            if os.listdir(WORK_ROOT) or used > self.tmpfs_slack_bytes:
+                self.is_clean = False
+        except OSError:
+            self.is_clean = False
+        if not self.is_clean:
+            anomalies.append("tmpfs not clean")
+        return anomalies
+
+    def snapshot(self) -> dict[int, tuple[object, ...]]:
+        return {pid: process_attributes(pid) for pid in (os.getpid(), self.zygote.pid)}
+
+    def changed_attributes(self) -> list[str]:
+        """A candidate of the same uid changed PID 1's or the zygote's rlimits, nice value,
+        affinity, scheduling... (seccomp forbids it; this is the second line)."""
+        if not self.zygote.is_alive:
+            return []
+        try:
+            if self.snapshot() == self.attributes:
+                return []
+        except Exception:  # unreadable: treat as changed
+            pass
+        return ["sandbox process attributes changed"]
+
+    # -- one run
+
+    def prepare_dir(self, files: dict[str, bytes], executable: str | None = None) -> str:
+        if not self.is_clean:
+            raise ContainerDirty("not run: the sandbox could not be cleaned after this program")
+        work = os.path.join(WORK_ROOT, "w")
+        try:
+            os.mkdir(work, 0o700)
+        except OSError as exc:
+            self.is_clean = False
+            raise ContainerDirty(f"not run: the sandbox's work dir is unusable ({exc})") from exc
+        for name, data in files.items():
+            path = os.path.join(work, name)
+            if "/" in name:  # a compiled artefact's subdirectory (Java packages)
+                os.makedirs(os.path.dirname(path), 0o700, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
+            write_all(fd, data)
+            os.close(fd)
+        return work
+
+    def child_request(self, mode: str, cwd: str, limits: Limits, **extra: Any) -> dict[str, Any]:
+        memory = int(limits["memory_mb"]) * 1024 * 1024
+        cpu = int(limits["timeout_s"]) + 1
+        rlimits = {
+            "cpu": cpu,
+            "as": memory,
+            "fsize": int(limits["file_size_mb"]) * 1024 * 1024,
+            "nproc": int(limits["nproc"]),
+            "core": 0,
+            "nofile": 256,
+        }
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": cwd, "LANG": "C.UTF-8"}
+        return {"mode": mode, "cwd": cwd, "rlimits": rlimits, "env": env, **extra}
+
+    def run_process(
+        self, request: dict[str, Any], stdin_data: bytes, deadline: float
+    ) -> ProcessOutcome:
+        """A program reading stdin (stdio tests, the compiler): exit status and capped output."""
+        run = Run(self, deadline)
+        started = time.monotonic()
+        anomalies: list[str] = []
+        try:
+            stdin_r, stdin_w = run.pipe()
+            out_r, out_w = run.pipe()
+            err_r, err_w = run.pipe()
+            stdout, stderr = run.capture(out_r), run.capture(err_r)
+            run.spawn(request, [stdin_r, out_w, err_w])
+
+            def is_done() -> bool:
+                return run.status is not None and not stdout.is_open and not stderr.is_open
+
+            run.wait(is_done, stdin=(stdin_w, stdin_data))
+            if run.status is not None and not run.timed_out and (stdout.is_open or stderr.is_open):
+                run.deadline = min(run.deadline, time.monotonic() + 0.05)
+                run.wait(lambda: not stdout.is_open and not stderr.is_open)
+                run.timed_out = False  # a stray holder of the pipe: the program itself ended
+        finally:
+            anomalies = run.finish()
+        code, sig = decode_status(run.status) if run.status is not None else (None, None)
+        return {
+            "exit_code": code,
+            "signal": sig,
+            "timed_out": run.timed_out,
+            "stdout_bytes": stdout.data(),
+            "stdout_over": stdout.is_over,
+            "stderr": stderr.text()[-2000:],
+            "elapsed_s": time.monotonic() - started,
+            "anomalies": anomalies,
+            "phases_ms": run.phases_ms(),
+        }
+
+
+class TestClock:
+    """Per-test wall deadlines inside a session: each finished test restarts the clock."""
+
+    def __init__(self, run: Run, timeout_s: float) -> None:
+        self.run, self.timeout_s = run, timeout_s
+        self.started = time.monotonic()
+
+    def lap(self) -> float:
+        now = time.monotonic()
+        elapsed = now - self.started
+        self.started = now
+        self.run.deadline = now + self.timeout_s
+        return elapsed
+
+
+class LineReader:
+    """Complete JSON lines out of a Capture, as they arrive."""
+
+    def __init__(self, capture: Capture) -> None:
+        self.capture = capture
+        self.consumed = 0
+
+    def take(self) -> list[dict[str, Any]]:
+        data = b"".join(self.capture.chunks)
+        messages: list[dict[str, Any]] = []
+        while True:
+            end = data.find(b"\n", self.consumed)
+            if end < 0:
+                return messages
+            line = data[self.consumed : end]
+            self.consumed = end + 1
+            try:
+                message = json.loads(line)
+            except Exception:  # the candidate's bytes: deep nesting, junk
+                message = {"broken": True}
+            messages.append(message if type(message) is dict else {"broken": True})
+
+
+def read_frame() -> dict[str, Any] | None:
+    header = read_exact(0, _FRAME.size)
+    if header is None:
+        return None
+    body = read_exact(0, _FRAME.unpack(header)[0])
+    if body is None:
+        return None
+    message: dict[str, Any] = json.loads(body)
+    return message
+
+
+def send_frame(message: Mapping[str, object]) -> None:
+    body = json.dumps(message).encode()
+    write_all(1, _FRAME.pack(len(body)) + body)

@@ -1,0 +1,162 @@
+"""The messages between the host and a sandbox's executor, written down once (stdlib only).
+
+The host's job builder (`domains/code/harness.py`) writes a `Job`; the executor in the
+container (`executor.py`, `jobs.py`) answers with a `JobResult`, one `RunReport` per test;
+the host's checker (`domains/code/check.py`) judges those. Both sides import this module (it is
+sent into containers with the executor), so a field renamed on one side is a type error on the
+other.
+
+What a `RunReport` carries is partly the candidate's doing (its stdout, stderr, a reply line
+it may have forged): these types describe what the executor *sends*, not what the host may
+*trust*. The host still checks every field's type where the candidate could have chosen it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NotRequired, TypedDict
+
+# -- host -> executor
+
+
+class Limits(TypedDict):
+    """Per-run limits (wall deadline, address space, file size, processes)."""
+
+    timeout_s: float
+    memory_mb: int
+    file_size_mb: int
+    nproc: int
+
+
+class AssertJobTest(TypedDict):
+    kind: Literal["assert"]
+    code: str
+
+
+class CallJobTest(TypedDict):
+    kind: Literal["call"]
+    fn: str
+    args: str  # the codec's encoding of [args, kwargs]
+
+
+class StdioJobTest(TypedDict):
+    kind: Literal["stdio"]
+    stdin: str
+
+
+JobTest = AssertJobTest | CallJobTest | StdioJobTest
+
+
+class Program(TypedDict):
+    """How the job's program is compiled and started (`languages.ProgramSpec.as_job`): the
+    executor applies it without knowing the language."""
+
+    source_name: str
+    compile_argv: list[str] | None  # None: interpreted (the source itself runs)
+    compile_env: dict[str, str]
+    run_argv: list[str]  # empty for python (the zygote's warm interpreter runs it)
+    run_env: dict[str, str]
+    memory_rlimit: str  # "as" | "data": which rlimit carries the run's memory limit
+    memory_slack_mb: int
+    compile_memory_rlimit: str
+    min_processes: int
+
+
+class Job(TypedDict):
+    """One item: a program and its tests' inputs (expected values never enter the sandbox)."""
+
+    id: str | None
+    language: str
+    code: str
+    limits: Limits
+    tests: list[JobTest]
+    stop_on_first_failure: bool
+    compile_timeout_s: float
+    compile_memory_mb: int
+    compile_flags: list[str]
+    program: Program
+    binary_limit_bytes: NotRequired[int]
+    # the compiled artefact (base64 of its tar) from the host's cache: no compile in this job
+    artefact: NotRequired[str]
+    # a compile-only job (no tests) that sends its artefact back for the host's cache
+    return_artefact: NotRequired[bool]
+
+
+# -- executor -> host
+
+
+class Reply(TypedDict, total=False):
+    """One line of a serving candidate (call tests), reduced to its known scalar fields."""
+
+    value: str  # the codec's encoding of the return value
+    args: str  # arguments after the call (in-place mutation)
+    raised: str
+    message: str
+    memory: bool
+    unplain: str
+    ready: bool
+    load: str
+    detail: str
+
+
+class HarnessVerdict(TypedDict, total=False):
+    """The assert harness's verdict on one test (the harness is trusted; the candidate is not)."""
+
+    status: str  # passed | failed | runtime_error | memory_exceeded
+    detail: str
+    load: str
+    lost: bool
+
+
+class RunReport(TypedDict, total=False):
+    """What the executor saw of one test; the host turns it into a verdict."""
+
+    elapsed_s: float
+    stderr: str
+    timed_out: bool
+    output_over: bool
+    # a process run (stdio tests)
+    exit_code: int | None
+    signal: int | None
+    stdout: str
+    stdout_over: bool
+    phases_ms: dict[str, float]
+    # a call session
+    replies: list[Reply]
+    response_over: bool
+    # an assert session
+    verdict: HarnessVerdict | None
+    # not run, or not compiled
+    skipped: bool
+    reason: str
+    status: Literal["compile_error"]
+    detail: str
+    # a failure visible inside the container (stop_on_first_failure)
+    stop: bool
+
+
+class CompileReport(TypedDict, total=False):
+    detail: str
+    elapsed_s: float
+    timed_out: bool
+    artefact: str  # base64 of the artefact tar (only when the job asked for it)
+
+
+class JobResult(TypedDict, total=False):
+    """The executor's answer to one job. `fault`: the executor failed (the verifier's error);
+    `healthy`: False retires the container (an anomaly was seen and cleaned up)."""
+
+    id: str | None
+    tests: list[RunReport]
+    anomalies: list[str]
+    compile: CompileReport
+    healthy: bool
+    fault: str
+
+
+class Ready(TypedDict, total=False):
+    """The executor's first frame: it is ready (or why not)."""
+
+    ready: bool
+    pid: int
+    zygote: int
+    error: str
