@@ -143,7 +143,9 @@ LANGUAGES: dict[str, Language] = {
             "GOFLAGS": "",
             "GOMAXPROCS": "1",
         },
-        run_env={"GOMAXPROCS": "1", "GOMEMLIMIT": "{memory_mb}MiB"},
+        # GOTRACEBACK=none: a fatal error is its one line ("runtime: out of memory"), not a
+        # dump of every goroutine that pushes it out of the captured stderr tail
+        run_env={"GOMAXPROCS": "1", "GOMEMLIMIT": "{memory_mb}MiB", "GOTRACEBACK": "none"},
         memory_rlimit="data",  # Go reserves ~600 MiB of address space at start
         memory_slack_mb=64,
         compile_memory_rlimit="data",
@@ -182,23 +184,37 @@ _JAVA_MAIN = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\(")
 
 def java_names(source: str) -> tuple[str, str]:
     """(file name, main class) of a Java source: javac wants a public class in a file of its
-    name; `java` wants the class holding `main`, with its package. Read by pattern (comments
-    and strings may fool it; the program then fails to compile or to start, its own fault)."""
+    name; `java` wants the top-level class whose body holds `main`, with its package. Read by
+    pattern and brace depth (braces in comments or strings may fool it; the program then fails
+    to compile or to start, its own fault)."""
     public = _JAVA_PUBLIC.search(source)
     file_name = f"{public.group(1)}.java" if public else "Main.java"
-    main_at = _JAVA_MAIN.search(source)
-    classes = list(_JAVA_CLASS.finditer(source))
-    before = [m for m in classes if main_at is None or m.start() < main_at.start()]
-    if before:
-        main_class = before[-1].group(1)
-    elif public:
-        main_class = public.group(1)
-    else:
-        main_class = "Main"
+    main_class = _class_holding_main(source) or (public.group(1) if public else "Main")
     package = _JAVA_PACKAGE.search(source)
     if package:
         main_class = re.sub(r"\s+", "", package.group(1)) + "." + main_class
     return file_name, main_class
+
+
+def _class_holding_main(source: str) -> str | None:
+    """The top-level class (depth 0) whose braces enclose the first `static void main(`."""
+    main_at = _JAVA_MAIN.search(source)
+    if main_at is None:
+        found = _JAVA_CLASS.search(source)
+        return found.group(1) if found else None
+    depth_at = [0] * (len(source) + 1)
+    depth = 0
+    for index, char in enumerate(source):
+        depth_at[index] = depth
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(0, depth - 1)
+    holder = None
+    for declared in _JAVA_CLASS.finditer(source, 0, main_at.start()):
+        if depth_at[declared.start()] == 0:
+            holder = declared.group(1)
+    return holder
 
 
 def heap_mb(memory_mb: int) -> int:

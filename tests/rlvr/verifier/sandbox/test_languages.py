@@ -33,9 +33,15 @@ STDIO = [{"kind": "stdio", "stdin": "1\n", "stdout": "1\n"}]
         (
             "public class Outer {\n  static class In {}\n  public static void main(String[] a){} }",
             "Outer.java",
-            "In",
+            "Outer",
         ),
         ("interface Nothing {}", "Main.java", "Nothing"),
+        (
+            "class A { void f() { } }\nclass B {\n static class C {}\n"
+            " public static void main(String[] x) {} }",
+            "Main.java",
+            "B",
+        ),
     ],
 )
 def test_java_file_and_main_class_are_read_from_the_source(

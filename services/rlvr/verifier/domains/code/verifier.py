@@ -80,7 +80,11 @@ class CodeVerifier:
             return DomainHealth(
                 ok=False, detail="code verifier disabled (VERIFIER_CODE__IS_ENABLED)"
             )
-        stats = {**self.pool.stats(), "pending_items": self.pending_items}
+        stats = {
+            **self.pool.stats(),
+            "pending_items": self.pending_items,
+            "compile_cache": self.compiles.stats(),
+        }
         if self.pool.is_failing:
             return DomainHealth(
                 ok=False, detail=f"sandbox unavailable: {self.pool.last_error}", stats=stats
