@@ -327,7 +327,8 @@ class JobRunner:
 
 
 def needs_compile(job: Job) -> bool:
-    return bool(job["program"]["compile_argv"])
+    program = job.get("program")  # hand-made jobs (tests, old hosts) may carry none: python
+    return bool(program and program["compile_argv"])
 
 
 def compile_program(
