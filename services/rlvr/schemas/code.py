@@ -38,6 +38,119 @@ def nesting_depth(value: Any, limit: int) -> int:
     return depth
 
 
+# ---- sandbox: checkers, interactors, the item's total time budget (issue 16) -------------------
+
+
+class LinesChecker(WireModel):
+    kind: Literal["lines"] = Field(
+        description=(
+            "Today's comparison (the default): line by line after splitting on whitespace, "
+            "trailing blank lines ignored, line counts equal; a test's `float_tolerance` applies."
+        )
+    )
+
+
+class TokensChecker(WireModel):
+    kind: Literal["tokens"] = Field(
+        description="Whitespace-separated tokens equal, whatever the line breaks."
+    )
+
+
+class FloatChecker(WireModel):
+    kind: Literal["float"] = Field(
+        description=(
+            "Tokens equal, whatever the line breaks, where every numeric token (integer or not) "
+            "may differ from the expected one by `abs_tol` or by `rel_tol` relative to it; "
+            "computed in decimal (`1e400` is finite, big integers stay exact); `inf`/`nan` "
+            "match only themselves."
+        )
+    )
+    abs_tol: float = Field(1e-6, ge=0, allow_inf_nan=False, description="Absolute tolerance.")
+    rel_tol: float = Field(1e-6, ge=0, allow_inf_nan=False, description="Relative tolerance.")
+
+
+class JudgeProgram(WireModel):
+    """A program that comes with the problem (dataset code, not the candidate's)."""
+
+    language: Literal["python", "cpp"] = Field(description="python | cpp (g++, plain C++).")
+    code: str = Field(min_length=1, description="Its source.")
+
+    @field_validator("code")
+    @classmethod
+    def _utf8(cls, code: str) -> str:
+        return unicode_text(code, "the checker's or interactor's code")
+
+
+class ProgramChecker(JudgeProgram):
+    kind: Literal["program"] = Field(
+        description=(
+            "Run the testlib way, `checker <input-file> <output-file> <answer-file>`, after the "
+            "candidate's run is over: exit 0 accepts; exit 3 (testlib's `_fail`), a crash or a "
+            "timeout is the verifier's `error` (reward null); any other exit code rejects. "
+            "testlib.h is not provided: plain C++ (or Python) checkers."
+        )
+    )
+
+
+Checker = Annotated[
+    LinesChecker | TokensChecker | FloatChecker | ProgramChecker, Field(discriminator="kind")
+]
+
+
+class Interactor(JudgeProgram):
+    """The problem's interactor: argv[1] is the test's input file; its stdout is the
+    candidate's stdin and the candidate's stdout its stdin. Exit 0 accepts; exit 3, a crash,
+    or not finishing within its time limit after the candidate ended is `error`; any other exit
+    code rejects."""
+
+
+class InteractiveTest(WireModel):
+    kind: Literal["interactive"]
+    input: str = Field("", description="The interactor's input (argv[1]), never the candidate's.")
+
+    @field_validator("input")
+    @classmethod
+    def _utf8(cls, text: str) -> str:
+        return unicode_text(text, "the interactive test's input")
+
+
+class JudgeOptions(WireModel):
+    """How an item's outputs are judged, and its time budget for all tests together."""
+
+    checker: Checker | None = Field(
+        None, description="How stdio outputs are compared (default: `lines`)."
+    )
+    interactor: Interactor | None = Field(
+        None, description="Required by `interactive` tests (and only with them)."
+    )
+    total_timeout_s: float | None = Field(
+        None,
+        gt=0,
+        allow_inf_nan=False,
+        description=(
+            "Wall budget for all tests together (after compilation); tests that do not fit "
+            "are `timed_out` (a running one is stopped, the rest are not run)."
+        ),
+    )
+
+
+def check_judge_options(options: JudgeOptions, kinds: list[str]) -> JudgeOptions:
+    """Consistency of an item's judging fields with its tests (a 422 otherwise)."""
+    has_interactive = "interactive" in kinds
+    if has_interactive and options.interactor is None:
+        raise ValueError("interactive tests need the item's `interactor`")
+    if options.interactor is not None and not has_interactive:
+        raise ValueError("an `interactor` needs interactive tests")
+    if has_interactive and any(kind != "interactive" for kind in kinds):
+        raise ValueError("an item with an interactor takes interactive tests only")
+    if options.checker is not None and options.checker.kind != "lines" and "stdio" not in kinds:
+        raise ValueError("a `checker` judges stdio tests: the item has none")
+    return options
+
+
+# ---- end sandbox block ---------------------------------------------------------------------
+
+
 class AssertTest(WireModel):
     kind: Literal["assert"]
     code: str = Field(
@@ -111,10 +224,12 @@ class StdioTest(WireModel):
         return unicode_text(text, "stdin / stdout")
 
 
-CodeTest = Annotated[AssertTest | CallTest | StdioTest, Field(discriminator="kind")]
+CodeTest = Annotated[
+    AssertTest | CallTest | StdioTest | InteractiveTest, Field(discriminator="kind")
+]
 
 
-class CodeItem(WireModel):
+class CodeItem(JudgeOptions):
     id: str | None = Field(None, description="Caller's id, echoed in the result.")
     response: str | None = Field(
         None, description="A model output: the last fenced code block of `language` is taken."
@@ -147,8 +262,9 @@ class CodeItem(WireModel):
     def _check(self) -> CodeItem:
         if (self.response is None) == (self.code is None):
             raise ValueError("send exactly one of `response` and `code`")
-        if self.language != "python" and any(t.kind != "stdio" for t in self.tests):
-            raise ValueError(f"{self.language} items take stdio tests only")
+        if self.language != "python" and any(t.kind in ("assert", "call") for t in self.tests):
+            raise ValueError(f"{self.language} items take stdio (or interactive) tests only")
+        check_judge_options(self, [t.kind for t in self.tests])
         return self
 
 

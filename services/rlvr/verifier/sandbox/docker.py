@@ -49,10 +49,12 @@ _MODULES: list[tuple[str, str | None]] = [
     ("rlvr.verifier.sandbox.protocol", "protocol.py"),
     ("rlvr.verifier.sandbox.codec", "codec.py"),
     ("rlvr.verifier.sandbox.procs", "procs.py"),
+    ("rlvr.verifier.sandbox.languages", "languages.py"),
     ("rlvr.verifier.sandbox.programs", "programs.py"),
     ("rlvr.verifier.sandbox.runner", "runner.py"),
     ("rlvr.verifier.sandbox.asserts", "asserts.py"),
     ("rlvr.verifier.sandbox.plumbing", "plumbing.py"),
+    ("rlvr.verifier.sandbox.judges", "judges.py"),
     ("rlvr.verifier.sandbox.jobs", "jobs.py"),
     ("rlvr.verifier.sandbox.executor", "executor.py"),
 ]

@@ -17,6 +17,8 @@ import time
 from typing import Any, cast
 
 from rlvr.verifier.sandbox.asserts import harness_main
+from rlvr.verifier.sandbox.judges import Judge, judge_report, run_checker, run_interactive
+from rlvr.verifier.sandbox.languages import program_spec
 from rlvr.verifier.sandbox.plumbing import (
     Capture,
     ContainerDirty,
@@ -46,6 +48,7 @@ from rlvr.verifier.sandbox.protocol import (
     Limits,
     Reply,
     RunReport,
+    judge_outcome,
 )
 from rlvr.verifier.sandbox.runner import SOURCE_NAME
 
@@ -64,6 +67,15 @@ class JobRunner:
 
     def __init__(self, host: ProcessHost) -> None:
         self.host = host
+        self.budget_end: float | None = None  # the job's total_timeout_s, as a monotonic time
+
+    def deadline(self, timeout_s: float) -> float:
+        """A run's wall deadline: its own timeout, cut by what is left of the job's budget."""
+        end = time.monotonic() + timeout_s
+        return end if self.budget_end is None else min(end, self.budget_end)
+
+    def is_out_of_budget(self) -> bool:
+        return self.budget_end is not None and time.monotonic() >= self.budget_end
 
     def run_session(
         self, kind: str, tests: list[JobTest], code: bytes, limits: Limits
@@ -76,6 +88,9 @@ class JobRunner:
         results: list[RunReport] = []
         anomalies: list[str] = []
         while len(results) < len(tests):
+            if self.is_out_of_budget():
+                results += [_out_of_budget() for _ in tests[len(results) :]]
+                break
             rest = tests[len(results) :]
             cwd = self.host.prepare_dir({f"{SOURCE_NAME}.py": code})
             session_limits: Limits = {
@@ -117,8 +132,8 @@ class JobRunner:
     ) -> tuple[list[RunReport], list[str]]:
         """Send one call at a time; each reply (encoded value) goes back to the host untouched."""
         timeout_s = float(limits["timeout_s"])
-        run = Run(self.host, time.monotonic() + timeout_s)
-        clock = TestClock(run, timeout_s)
+        run = Run(self.host, self.deadline(timeout_s))
+        clock = TestClock(run, timeout_s, self.budget_end)
         results: list[RunReport] = []
         ready: list[dict[str, Any]] = []
         try:
@@ -174,8 +189,8 @@ class JobRunner:
         self, request: dict[str, Any], tests: list[AssertJobTest], limits: Limits
     ) -> tuple[list[RunReport], list[str]]:
         timeout_s = float(limits["timeout_s"])
-        run = Run(self.host, time.monotonic() + timeout_s)
-        clock = TestClock(run, timeout_s)
+        run = Run(self.host, self.deadline(timeout_s))
+        clock = TestClock(run, timeout_s, self.budget_end)
         results: list[RunReport] = []
         try:
             child_fds, stderr, req_w, resp_r = self._session_pipes(run)
@@ -231,6 +246,24 @@ class JobRunner:
         anomalies: list[str] = []
         results: list[RunReport] = []
         artefact: dict[str, bytes] | None = None
+        self.budget_end = None
+        try:  # (a compile-only job has no tests to judge)
+            judge, judge_failure, found = (
+                self.prepare_judge(job) if job["tests"] else (None, None, [])
+            )
+        except ContainerDirty as exc:
+            judge, judge_failure, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
+        anomalies += found
+        if judge_failure is not None:
+            reason = "not run: the problem's checker or interactor did not compile"
+            why = str(judge_failure.get("detail", "compilation failed"))
+            note = judge_report(None, None, False, f"did not compile: {why}", 0.0)
+            return {
+                "id": job.get("id"),
+                "judge_compile": judge_failure,
+                "tests": [{"skipped": True, "reason": reason, "judge": note} for _ in job["tests"]],
+                "anomalies": sorted(set(anomalies + self.host.changed_attributes())),
+            }
         if needs_compile(job):
             try:
                 artefact, report, found = compile_program(self.host, code, job)
@@ -250,6 +283,8 @@ class JobRunner:
                     "tests": [verdict for _ in job["tests"]],
                     "anomalies": sorted(set(anomalies + self.host.changed_attributes())),
                 }
+        if job.get("total_timeout_s"):  # counted from here: compilation is not the tests'
+            self.budget_end = time.monotonic() + float(job["total_timeout_s"])
         stop_early = bool(job.get("stop_on_first_failure"))
         tests = job["tests"]
         budget = _ANSWER_BUDGET_BYTES
@@ -257,9 +292,12 @@ class JobRunner:
             if stop_early and results and results[-1].get("stop"):
                 results.append({"skipped": True})
                 continue
+            if self.is_out_of_budget():
+                results += [_out_of_budget() for _ in tests[len(results) :]]
+                break
             test = tests[len(results)]
             try:
-                if language == "python" and test["kind"] != "stdio" and not stop_early:
+                if language == "python" and test["kind"] in ("assert", "call") and not stop_early:
                     end = len(results)
                     while end < len(tests) and tests[end]["kind"] == test["kind"]:
                         end += 1
@@ -267,7 +305,7 @@ class JobRunner:
                         test["kind"], tests[len(results) : end], code, limits
                     )
                 else:
-                    got, found = self.run_test(test, job, code, artefact)
+                    got, found = self.run_test(test, job, artefact, judge)
             except ZygoteLost as exc:
                 anomalies.append("zygote lost")
                 results.append({"skipped": True, "reason": str(exc)})
@@ -281,9 +319,15 @@ class JobRunner:
             for result in got:
                 budget = self.charge_answer(result, budget)
                 result["stop"] = is_definite_failure(result)
+                if result.get("timed_out") and self.is_out_of_budget():
+                    result["out_of_budget"] = True
             results += got
             if not self.host.zygote.is_alive:
                 break
+            if any(judge_outcome(r["judge"]) == "fault" for r in got if "judge" in r):
+                reason = "not run: the problem's checker or interactor failed on an earlier test"
+                while len(results) < len(tests):
+                    results.append({"skipped": True, "reason": reason})
             if not self.host.is_clean and len(results) < len(tests):
                 reason = "not run: the sandbox could not be cleaned after this program"
                 while len(results) < len(tests):
@@ -293,6 +337,32 @@ class JobRunner:
             results.append({"skipped": True, "reason": reason})
         anomalies += self.host.changed_attributes()  # once per job: it only protects later jobs
         return {"id": job.get("id"), "tests": results, "anomalies": sorted(set(anomalies))}
+
+    def prepare_judge(self, job: Job) -> tuple[Judge | None, CompileReport | None, list[str]]:
+        """The item's checker program or interactor, compiled once per job where it needs it:
+        (judge, None, anomalies), or (None, the compiler's report, anomalies) when it does not
+        compile (the problem's fault: `error` on the host)."""
+        program = job.get("checker") or job.get("interactor")
+        if program is None:
+            return None, None, []
+        source = program["code"].encode()
+        if program["language"] != "cpp":
+            return Judge(program["language"], source), None, []
+        # compiled like a candidate's C++ (the same table), never from the host's cache
+        spec = program_spec(
+            "cpp",
+            program["code"],
+            int(job.get("judge_limits", job["limits"])["memory_mb"]),
+            int(job["compile_memory_mb"]),
+            {"cpp": list(job["compile_flags"])},
+        )
+        judge_job: Job = {**job, "language": "cpp", "program": spec.as_job()}
+        judge_job.pop("artefact", None)
+        judge_job.pop("return_artefact", None)
+        files, report, anomalies = compile_program(self.host, source, judge_job)
+        if files is None or "main" not in files:
+            return None, report, anomalies
+        return Judge(program["language"], source, files["main"]), None, anomalies
 
     @staticmethod
     def charge_answer(result: RunReport, budget: int) -> int:
@@ -309,16 +379,49 @@ class JobRunner:
         return budget - min(size, len(json.dumps(result)))
 
     def run_test(
-        self, test: JobTest, job: Job, code: bytes, artefact: dict[str, bytes] | None
+        self, test: JobTest, job: Job, artefact: dict[str, bytes] | None, judge: Judge | None
     ) -> tuple[list[RunReport], list[str]]:
-        """One test in a fresh process: stdio (any language), or a session of one test."""
-        limits = job["limits"]
-        if test["kind"] != "stdio":
+        """One test in fresh processes: stdio (then its checker program, if any), interactive,
+        or a session of one assert/call test."""
+        code, limits = job["code"].encode(), job["limits"]
+        if test["kind"] == "assert" or test["kind"] == "call":
             return self.run_session(test["kind"], [test], code, limits)
-        deadline = time.monotonic() + float(limits["timeout_s"])
+        deadline = self.deadline(float(limits["timeout_s"]))
+        judge_limits = job.get("judge_limits", limits)
+        if test["kind"] == "interactive":
+            if judge is None or "interactor" not in job:
+                raise ValueError("an interactive test needs the item's interactor")
+            request = program_request(self.host, job, code, artefact)
+            interactive_input = test["input"].encode()
+            report, anomalies = run_interactive(
+                self.host, judge, judge_limits, request, interactive_input, deadline
+            )
+            return [report], anomalies
+        stdin = test["stdin"].encode()
         request = program_request(self.host, job, code, artefact)
-        outcome = self.host.run_process(request, test["stdin"].encode(), deadline)
-        return [process_report(outcome)], outcome["anomalies"]
+        outcome = self.host.run_process(request, stdin, deadline)
+        report, anomalies = process_report(outcome), outcome["anomalies"]
+        if judge is not None and "checker" in job and _exited_cleanly(report):
+            # The candidate's run is over and swept: no process of it is left to touch the
+            # checker or the files it reads.
+            answer = test.get("answer", "").encode()
+            verdict, found = run_checker(
+                self.host, judge, judge_limits, stdin, outcome["stdout_bytes"], answer
+            )
+            report["judge"], report["stdout"] = verdict, ""
+            anomalies += found
+        return [report], anomalies
+
+
+def _exited_cleanly(report: RunReport) -> bool:
+    """Whether the candidate's run ended by itself with status 0 and its output complete."""
+    if report.get("timed_out") or report.get("stdout_over") or report.get("output_over"):
+        return False
+    return report.get("exit_code") == 0
+
+
+def _out_of_budget() -> RunReport:
+    return {"skipped": True, "out_of_budget": True, "reason": "not run: total_timeout_s ran out"}
 
 
 # ---------------------------------------------------------------- languages
@@ -421,6 +524,8 @@ def process_report(outcome: ProcessOutcome) -> RunReport:
 
 def is_definite_failure(result: RunReport) -> bool:
     """A failure visible inside the container (wrong outputs are only known to the host)."""
+    if "judge" in result and judge_outcome(result["judge"]) != "accepted":
+        return True
     if any(result.get(k) for k in ("timed_out", "response_over", "stdout_over", "output_over")):
         return True
     if "verdict" in result:

@@ -91,6 +91,17 @@ class Zygote:
             raise ZygoteLost("the sandbox's process spawner was killed or stopped")
         return int(reply["pid"])
 
+    def spawn_group(self, requests: list[dict[str, Any]], fds: list[list[int]]) -> list[int]:
+        """Several processes at once (an interactor beside the candidate), in order; the
+        zygote then reports each exit as it happens."""
+        group = {"group": requests, "counts": [len(f) for f in fds]}
+        socket.send_fds(self.sock, [json.dumps(group).encode()], [fd for f in fds for fd in f])
+        reply = self.receive(timeout_s=5)
+        if reply is None or "pids" not in reply:
+            self.is_alive = False
+            raise ZygoteLost("the sandbox's process spawner was killed or stopped")
+        return [int(pid) for pid in reply["pids"]]
+
     def receive(self, timeout_s: float) -> dict[str, Any] | None:
         self.sock.settimeout(timeout_s)
         try:
@@ -109,8 +120,9 @@ class Zygote:
 class Capture:
     """A capped read end of a pipe: keeps the head, counts the rest."""
 
-    def __init__(self, fd: int, limit: int) -> None:
+    def __init__(self, fd: int, limit: int, stops_run: bool = True) -> None:
         self.fd, self.limit = fd, limit
+        self.stops_run = stops_run  # False: past the limit it is only truncated (a judge's)
         self.chunks: list[bytes] = []
         self.size = 0
         self.is_open = True
@@ -143,9 +155,11 @@ class Run:
         self.deadline = deadline
         self.selector = selectors.DefaultSelector()
         self.to_close: list[int] = []
-        self.pid: int | None = None
+        self.pid: int | None = None  # the candidate (or the only process) of this run
+        self.pids: list[int] = []  # every process the zygote spawned for this run
+        self.statuses: dict[int, int] = {}  # wait statuses, as the zygote reports exits
         self.harness_pid: int | None = None
-        self.status: int | None = None
+        self.status: int | None = None  # self.pid's
         self.timed_out = False
         self.output_over = False
         self.marks: dict[str, float] = {"start": time.monotonic()}
@@ -161,8 +175,8 @@ class Run:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
-    def capture(self, fd: int) -> Capture:
-        capture = Capture(fd, self.host.output_limit)
+    def capture(self, fd: int, stops_run: bool = True) -> Capture:
+        capture = Capture(fd, self.host.output_limit, stops_run)
         os.set_blocking(fd, False)
         self.selector.register(fd, selectors.EVENT_READ, capture)
         return capture
@@ -170,10 +184,37 @@ class Run:
     def spawn(self, request: dict[str, Any], child_fds: list[int]) -> None:
         self.marks["spawn"] = time.monotonic()
         self.pid = self.host.zygote.spawn(request, child_fds)
+        self.pids = [self.pid]
         self.marks["spawned"] = time.monotonic()
         for fd in child_fds:
             self.close(fd)
         self.selector.register(self.host.zygote.sock, selectors.EVENT_READ, "zygote")
+
+    def spawn_group(self, requests: list[dict[str, Any]], child_fds: list[list[int]]) -> None:
+        """Processes that run side by side; the last one is the candidate (`self.pid`)."""
+        self.marks["spawn"] = time.monotonic()
+        self.pids = self.host.zygote.spawn_group(requests, child_fds)
+        self.pid = self.pids[-1]
+        self.marks["spawned"] = time.monotonic()
+        for fds in child_fds:
+            for fd in fds:
+                self.close(fd)
+        self.selector.register(self.host.zygote.sock, selectors.EVENT_READ, "zygote")
+
+    def record_exit(self, reply: dict[str, Any] | None) -> None:
+        """A zygote message: one process's wait status (None: the zygote is gone, -1 for all)."""
+        if reply is None:
+            for pid in self.pids:
+                self.statuses.setdefault(pid, -1)
+        else:
+            pid = int(reply.get("pid", self.pid or 0))
+            self.statuses[pid] = int(reply.get("status", -1))
+        if self.pid is not None and self.pid in self.statuses:
+            self.status = self.statuses[self.pid]
+
+    @property
+    def is_all_exited(self) -> bool:
+        return all(pid in self.statuses for pid in self.pids)
 
     def remaining_s(self) -> float:
         return self.deadline - time.monotonic()
@@ -194,9 +235,9 @@ class Run:
             for key, _ in self.selector.select(min(left, 1.0)):
                 target = key.data
                 if target == "zygote":
-                    self.selector.unregister(key.fd)
-                    reply = self.host.zygote.receive(timeout_s=1)
-                    self.status = -1 if reply is None else int(reply.get("status", -1))
+                    self.record_exit(self.host.zygote.receive(timeout_s=1))
+                    if self.is_all_exited:
+                        self.selector.unregister(key.fd)
                 elif target == "stdin" and stdin and pending is not None:
                     try:
                         pending = pending[os.write(stdin[0], pending[: 1 << 16]) :]
@@ -214,7 +255,7 @@ class Run:
                         continue
                     if not target.is_open:
                         self.selector.unregister(key.fd)
-                    if target.is_over:
+                    if target.is_over and target.stops_run:
                         self.output_over = True
                         return
 
@@ -222,9 +263,9 @@ class Run:
         """Kill the run's group and every stray process; return anomalies (empty if clean)."""
         self.marks["finish"] = time.monotonic()
         zygote = self.host.zygote
-        if self.pid is not None:
+        for pid in self.pids:
             with contextlib.suppress(OSError):
-                os.killpg(self.pid, signal.SIGKILL)
+                os.killpg(pid, signal.SIGKILL)
         if self.harness_pid is not None:
             with contextlib.suppress(OSError):
                 os.kill(self.harness_pid, signal.SIGKILL)
@@ -232,9 +273,11 @@ class Run:
                 os.waitpid(self.harness_pid, 0)
         with contextlib.suppress(OSError):
             os.kill(zygote.pid, signal.SIGCONT)  # in case the candidate stopped it
-        if self.pid is not None and self.status is None:
+        while not self.is_all_exited:
             reply = zygote.receive(timeout_s=2)
-            self.status = -1 if reply is None else int(reply.get("status", -1))
+            self.record_exit(reply)
+            if reply is None:
+                break
         for fd in list(self.to_close):
             self.close(fd)
         self.selector.close()
@@ -297,6 +340,21 @@ class ProcessHost:
             with contextlib.suppress(OSError):
                 os.kill(self.zygote.pid, signal.SIGCONT)
         return anomalies
+
+    def kill_all_but_session(self, session: int) -> None:
+        """Kill every process but PID 1, the zygote and the members of `session` (a judge's
+        session, which no other process can join): what a candidate left running once its
+        main process ended must not go on talking to the judge past the candidate's time."""
+        keep = {1, os.getpid(), self.zygote.pid}
+        for _ in range(20):
+            victims = [pid for pid in other_pids(keep) if _live_session(pid) not in (session, None)]
+            if not victims:
+                return
+            for pid in victims:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            reap_all()
+            time.sleep(0.002)
 
     def _clean_places(self) -> list[str]:
         """Empty every place a run could write to; what remains is an anomaly."""
@@ -408,18 +466,31 @@ class ProcessHost:
         }
 
 
+def _live_session(pid: int) -> int | None:
+    """A live process's session id (None: gone, or a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2 :].split()  # after `pid (comm) `: state ppid pgrp session
+    if len(fields) < 4 or fields[0] in (b"Z", b"X"):
+        return None
+    return int(fields[3])
+
+
 class TestClock:
     """Per-test wall deadlines inside a session: each finished test restarts the clock."""
 
-    def __init__(self, run: Run, timeout_s: float) -> None:
-        self.run, self.timeout_s = run, timeout_s
+    def __init__(self, run: Run, timeout_s: float, cap: float | None = None) -> None:
+        self.run, self.timeout_s, self.cap = run, timeout_s, cap
         self.started = time.monotonic()
 
     def lap(self) -> float:
         now = time.monotonic()
         elapsed = now - self.started
         self.started = now
-        self.run.deadline = now + self.timeout_s
+        self.run.deadline = min(now + self.timeout_s, self.cap or float("inf"))
         return elapsed
 
 

@@ -230,6 +230,8 @@ _SYSCALLS: dict[str, dict[str, int]] = {
         "msgctl": 71, "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242,
         "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245,
         "add_key": 248, "request_key": 249, "keyctl": 250,
+        "kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129,
+        "rt_tgsigqueueinfo": 297, "pidfd_open": 434, "fcntl": 72, "ioctl": 16,
     },
     "aarch64": {
         "prlimit64": 261, "setpriority": 140, "sched_setparam": 118,
@@ -242,6 +244,8 @@ _SYSCALLS: dict[str, dict[str, int]] = {
         "msgrcv": 188, "msgctl": 187, "mq_open": 180, "mq_unlink": 181,
         "mq_timedsend": 182, "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185,
         "add_key": 217, "request_key": 218, "keyctl": 219,
+        "kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138,
+        "rt_tgsigqueueinfo": 240, "pidfd_open": 434, "fcntl": 25, "ioctl": 29,
     },
 }  # fmt: skip
 # Refused outright: other processes' memory and tracing, IPC objects that outlive the process
@@ -301,6 +305,47 @@ def seccomp_program(machine: str) -> bytes:
         (_RET, 0, 0, _RET_EPERM),
         (_RET, 0, 0, _RET_ALLOW),
     ]
+    return b"".join(struct.pack("<HBBI", *instruction) for instruction in code)
+
+
+# Signal-sending calls whose first argument is the target pid (tgid for tgkill and the queue
+# calls). `tkill` names a thread id, which only equals the pid for the main thread.
+_SIGNAL_CALLS = ["kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open"]
+# fcntl(F_SETOWN / F_SETSIG / F_SETOWN_EX) and ioctl(FIOSETOWN / SIOCSPGRP) direct SIGIO/SIGURG
+# at a chosen process: a signal sent without any kill call.
+_SETOWN_FCNTL = [8, 10, 15]
+_SETOWN_IOCTL = [0x8901, 0x8902]
+
+
+def signal_filter_program(machine: str, pid: int) -> bytes:
+    """A second seccomp filter, for a candidate running beside a judge of the same uid (an
+    interactor): signals only to itself or its own process group (pid 0, `pid`, `-pid`: the run
+    is a session leader, so its group id is its pid), nothing by pid to anyone else, no SIGIO
+    ownership. Stacked on `seccomp_program` (filters combine: the strictest answer wins)."""
+    numbers = _SYSCALLS[machine]
+    own = [0, pid & 0xFFFFFFFF, (-pid) & 0xFFFFFFFF]
+    code: list[tuple[int, int, int, int]] = [
+        (_LD_ABS, 0, 0, _ARCH),
+        (_JEQ, 1, 0, _ARCHES[machine]),
+        (_RET, 0, 0, _RET_EPERM),
+        (_LD_ABS, 0, 0, _NR),
+    ]
+    for name in _SIGNAL_CALLS:
+        code += [
+            (_JEQ, 0, 6, numbers[name]),
+            (_LD_ABS, 0, 0, _ARG0),
+            (_JEQ, 3, 0, own[0]),
+            (_JEQ, 2, 0, own[1]),
+            (_JEQ, 1, 0, own[2]),
+            (_RET, 0, 0, _RET_EPERM),
+            (_RET, 0, 0, _RET_ALLOW),
+        ]
+    for name, commands in (("fcntl", _SETOWN_FCNTL), ("ioctl", _SETOWN_IOCTL)):
+        code += [(_JEQ, 0, 3 + len(commands), numbers[name]), (_LD_ABS, 0, 0, _ARG1)]
+        for index, command in enumerate(commands):
+            code.append((_JEQ, len(commands) - index, 0, command))
+        code += [(_RET, 0, 0, _RET_ALLOW), (_RET, 0, 0, _RET_EPERM)]
+    code.append((_RET, 0, 0, _RET_ALLOW))
     return b"".join(struct.pack("<HBBI", *instruction) for instruction in code)
 
 

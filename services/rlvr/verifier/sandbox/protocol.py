@@ -41,9 +41,22 @@ class CallJobTest(TypedDict):
 class StdioJobTest(TypedDict):
     kind: Literal["stdio"]
     stdin: str
+    answer: NotRequired[str]  # the expected output, only for a checker program (see `Job`)
 
 
-JobTest = AssertJobTest | CallJobTest | StdioJobTest
+class InteractiveJobTest(TypedDict):
+    kind: Literal["interactive"]
+    input: str  # the interactor's argv[1]; never readable by the candidate
+
+
+JobTest = AssertJobTest | CallJobTest | StdioJobTest | InteractiveJobTest
+
+
+class JudgeProgram(TypedDict):
+    """Dataset code that judges the candidate: a checker or an interactor (python | cpp)."""
+
+    language: str
+    code: str
 
 
 class Program(TypedDict):
@@ -79,6 +92,15 @@ class Job(TypedDict):
     artefact: NotRequired[str]
     # a compile-only job (no tests) that sends its artefact back for the host's cache
     return_artefact: NotRequired[bool]
+    # A checker program runs after the candidate's run is over and swept, on files PID 1
+    # writes (input, the captured output, the answer); an interactor runs beside the candidate,
+    # out of its reach. Both under `judge_limits`; their failures are the verifier's (`error`).
+    checker: NotRequired[JudgeProgram]
+    interactor: NotRequired[JudgeProgram]
+    judge_limits: NotRequired[Limits]
+    # A wall budget for all tests together (after compilation); what is left when it runs out
+    # is not run.
+    total_timeout_s: NotRequired[float]
 
 
 # -- executor -> host
@@ -107,6 +129,16 @@ class HarnessVerdict(TypedDict, total=False):
     lost: bool
 
 
+class JudgeReport(TypedDict):
+    """How a checker or interactor run ended; its meaning is `judge_outcome`'s."""
+
+    exit_code: int | None
+    signal: int | None
+    timed_out: bool
+    stderr: str
+    elapsed_s: float
+
+
 class RunReport(TypedDict, total=False):
     """What the executor saw of one test; the host turns it into a verdict."""
 
@@ -125,8 +157,11 @@ class RunReport(TypedDict, total=False):
     response_over: bool
     # an assert session
     verdict: HarnessVerdict | None
+    # a checker program's or an interactor's run
+    judge: JudgeReport
     # not run, or not compiled
     skipped: bool
+    out_of_budget: bool  # total_timeout_s ran out before or during this test
     reason: str
     status: Literal["compile_error"]
     detail: str
@@ -149,6 +184,7 @@ class JobResult(TypedDict, total=False):
     tests: list[RunReport]
     anomalies: list[str]
     compile: CompileReport
+    judge_compile: CompileReport  # the checker or interactor did not compile (verifier's fault)
     healthy: bool
     fault: str
 
@@ -160,3 +196,25 @@ class Ready(TypedDict, total=False):
     pid: int
     zygote: int
     error: str
+
+
+# -- what a judge program's exit means (both sides)
+
+# testlib's exit codes: 0 accepted (_ok), 1 wrong answer, 2 presentation error, 3 the judge's own
+# failure (_fail), others (points, partial) count as not accepted here. An uncaught exception in
+# a Python judge exits with FAIL_EXIT_CODE too (the runner maps it).
+FAIL_EXIT_CODE = 3
+
+JudgeOutcome = Literal["accepted", "rejected", "fault"]
+
+
+def judge_outcome(report: JudgeReport) -> JudgeOutcome:
+    """Exit 0: accepted; killed, timed out, or exit 3 (testlib's `_fail`): the judge failed;
+    any other exit code: rejected (the candidate's answer is wrong)."""
+    if report["timed_out"] or report["signal"] is not None or report["exit_code"] is None:
+        return "fault"
+    if report["exit_code"] == 0:
+        return "accepted"
+    if report["exit_code"] == FAIL_EXIT_CODE:
+        return "fault"
+    return "rejected"

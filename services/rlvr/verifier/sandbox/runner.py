@@ -27,7 +27,9 @@ from rlvr.verifier.sandbox.procs import (
     move_fds,
     seccomp_program,
     send_line,
+    signal_filter_program,
 )
+from rlvr.verifier.sandbox.protocol import FAIL_EXIT_CODE
 
 WORK_ROOT = "/tmp"
 SOURCE_NAME = "solution"
@@ -99,10 +101,15 @@ def _flush_quietly() -> None:
             stream.flush()
 
 
-def run_python_main(path: str) -> None:
-    """Run the candidate as `__main__` reading stdin (stdio tests); exit code 3 = MemoryError."""
+def run_python_main(path: str, args: list[str], is_judge: bool = False) -> None:
+    """Run a program as `__main__` reading stdin (stdio tests, a Python checker or interactor).
+
+    A candidate's MemoryError exits 3; a judge's uncaught exception (MemoryError included) exits
+    `FAIL_EXIT_CODE` (testlib's `_fail`): the judge failed, which the host reports as `error`.
+    """
     _fresh_stdio()
-    sys.argv = [path]
+    sys.argv = [path, *args]
+    crash_code = FAIL_EXIT_CODE if is_judge else 1
     code = 0
     try:
         _load_module(path, "__main__")
@@ -112,11 +119,11 @@ def run_python_main(path: str) -> None:
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except MemoryError:
-        code = 3
+        code = crash_code if is_judge else 3
         with contextlib.suppress(BaseException):
             sys.stderr.write("MemoryError\n")
     except BaseException as exc:
-        code = 1
+        code = crash_code
         with contextlib.suppress(BaseException):
             sys.stderr.write(candidate_traceback(exc))
     _flush_quietly()
@@ -214,11 +221,17 @@ def child_main(request: dict[str, Any], fds: list[int]) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         apply_rlimits(request["rlimits"])
+        if request.get("confine_signals"):
+            # beside a judge (an interactor): no signal to any process but its own group
+            install_seccomp(signal_filter_program(os.uname().machine, os.getpid()))
         mode = request["mode"]
         if mode == "exec":
             os.execve(request["argv"][0], request["argv"], request["env"])
+        elif mode == "exec-fd":  # a judge's binary, execute-only in a memfd: non-dumpable
+            os.execve(int(request["fd"]), request["argv"], request["env"])
         elif mode == "python-main":
-            run_python_main(request["path"])
+            args = [str(a) for a in request.get("args", [])]
+            run_python_main(request["path"], args, bool(request.get("is_judge")))
         elif mode == "python-serve":
             run_python_serve(request["path"], bool(request.get("describe")))
     except BaseException:
@@ -253,18 +266,43 @@ def zygote_main(sock: socket.socket) -> None:
     sock.send(json.dumps({"ready": True}).encode())
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
+            message, fds, _, _ = socket.recv_fds(sock, 1 << 16, 16)
         except OSError:
             os._exit(0)
         if not message:
             os._exit(0)
         request = json.loads(message)
-        pid = os.fork()
-        if pid == 0:
-            sock.close()
-            child_main(request, fds)
-        for fd in fds:
-            os.close(fd)
+        if "group" in request:
+            _spawn_group(sock, request["group"], request["counts"], fds)
+            continue
+        pid = _fork_child(sock, request, fds)
         sock.send(json.dumps({"pid": pid}).encode())
         _, status = os.waitpid(pid, 0)
-        sock.send(json.dumps({"status": status}).encode())
+        sock.send(json.dumps({"status": status, "pid": pid}).encode())
+
+
+def _fork_child(sock: socket.socket, request: dict[str, Any], fds: list[int]) -> int:
+    pid = os.fork()
+    if pid == 0:
+        sock.close()
+        child_main(request, fds)
+    for fd in fds:
+        os.close(fd)
+    return pid
+
+
+def _spawn_group(
+    sock: socket.socket, requests: list[dict[str, Any]], counts: list[int], fds: list[int]
+) -> None:
+    """Fork each request in order with its share of `fds`; report the pids, then each exit."""
+    pids: list[int] = []
+    for request, count in zip(requests, counts, strict=True):
+        mine, fds = fds[:count], fds[count:]
+        pids.append(_fork_child(sock, request, mine))
+    sock.send(json.dumps({"pids": pids}).encode())
+    left = set(pids)
+    while left:
+        pid, status = os.waitpid(-1, 0)
+        if pid in left:
+            left.discard(pid)
+            sock.send(json.dumps({"status": status, "pid": pid}).encode())

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import resource
 import signal
 import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from rlvr.verifier.sandbox.procs import (
     install_seccomp,
     process_attributes,
     seccomp_program,
+    signal_filter_program,
     wipe_dir,
 )
 
@@ -93,6 +96,46 @@ def test_seccomp_refuses_acting_on_other_processes_but_not_on_itself() -> None:
     os.waitpid(pid, 0)
     seen = os.read(read_fd, 1000).decode().split(",")
     assert seen == ["refused"] * 5 + ["ok"] * 3
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86_64 syscall numbers")
+def test_signal_filter_keeps_a_candidate_to_its_own_group() -> None:
+    """Beside an interactor: no signal by pid to another process, every way to send one."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            me, parent = os.getpid(), os.getppid()
+            install_seccomp(signal_filter_program("x86_64", me))
+            outcomes = []
+            for action in (
+                lambda: os.kill(parent, 0),
+                lambda: os.kill(-1, 0),
+                lambda: os.killpg(os.getpgid(parent), 0),
+                lambda: signal.pthread_kill(threading.main_thread().ident or 0, 0),
+                lambda: os.pidfd_open(parent),
+                lambda: fcntl.fcntl(write_fd, fcntl.F_SETOWN, parent),
+                lambda: fcntl.fcntl(write_fd, 10, signal.SIGKILL),  # F_SETSIG
+                lambda: os.kill(me, 0),
+                lambda: os.kill(0, 0),
+                lambda: os.kill(-me, 0),
+                lambda: os.close(os.pidfd_open(me)),
+                lambda: fcntl.fcntl(write_fd, fcntl.F_GETFL),
+            ):
+                try:
+                    action()
+                    outcomes.append("ok")
+                except PermissionError:
+                    outcomes.append("refused")
+            os.write(write_fd, ",".join(outcomes).encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    os.waitpid(pid, 0)
+    seen = os.read(read_fd, 1000).decode().split(",")
+    # pthread_kill(own main thread) is tgkill(own pid): allowed
+    assert seen == ["refused"] * 3 + ["ok"] + ["refused"] * 3 + ["ok"] * 5
 
 
 def test_candidate_exceptions_are_distinct_and_never_protocol_signals() -> None:

@@ -15,7 +15,15 @@ import signal
 from collections.abc import Sequence
 from typing import Any
 
-from rlvr.schemas.code import CallTest, CodeItem, StdioTest, TestStatus, TestVerdict
+from rlvr.schemas.code import (
+    CallTest,
+    Checker,
+    CodeItem,
+    FloatChecker,
+    StdioTest,
+    TestStatus,
+    TestVerdict,
+)
 from rlvr.schemas.common import Status
 from rlvr.verifier.domains.code.values import (
     ReplyError,
@@ -26,9 +34,15 @@ from rlvr.verifier.domains.code.values import (
 )
 from rlvr.verifier.sandbox.codec import encode_value
 from rlvr.verifier.sandbox.languages import MEMORY_MARKERS
-from rlvr.verifier.sandbox.protocol import RunReport
+from rlvr.verifier.sandbox.protocol import JudgeReport, RunReport, judge_outcome
 
 _SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
+_OUT_OF_BUDGET = "the item's total time budget (total_timeout_s) ran out"
+
+
+class JudgeFault(ValueError):
+    """The problem's checker or interactor failed (crashed, timed out, exit 3, did not
+    compile): the verifier's fault, so the item is `error` (reward null), never a pass."""
 
 
 # ---------------------------------------------------------------- comparisons
@@ -120,6 +134,66 @@ def compare_stdout(expected: str, got: str, tolerance: float | None = None) -> s
     return None
 
 
+def compare_tokens(expected: str, got: str) -> str | None:
+    """None when the whitespace-separated tokens are equal, whatever the line breaks."""
+    want, have = expected.split(), got.split()
+    for number, (w, h) in enumerate(zip(want, have, strict=False), start=1):
+        if w != h:
+            return f"token {number}: expected {w[:200]!r}, got {h[:200]!r}"
+    if len(want) != len(have):
+        return f"expected {len(want)} tokens, got {len(have)}"
+    return None
+
+
+def numbers_close(expected: str, got: str, abs_tol: float, rel_tol: float) -> bool:
+    """Equal tokens, or two numbers with `|e - g| <= abs_tol` or `|e - g| <= rel_tol * |e|`
+    (any numeric token, integer or not: the dataset chose a float comparison). Exact in decimal
+    when a float cannot decide (no tolerance, or beyond float range), so a 5,000-digit integer
+    is compared digit for digit and `1e400` is finite; `inf`/`nan` match only themselves."""
+    if expected == got:
+        return True
+    special_e, special_g = _SPECIAL_TOKEN.fullmatch(expected), _SPECIAL_TOKEN.fullmatch(got)
+    if special_e or special_g:
+        return bool(special_e and special_g) and _special(expected) == _special(got)
+    if not (_FLOAT_TOKEN.fullmatch(expected) and _FLOAT_TOKEN.fullmatch(got)):
+        return False
+    want_f, have_f = float(expected), float(got)
+    if (abs_tol or rel_tol) and math.isfinite(want_f) and math.isfinite(have_f):
+        difference_f = abs(want_f - have_f)
+        return difference_f <= abs_tol or difference_f <= rel_tol * abs(want_f)
+    try:
+        want, have = decimal.Decimal(expected), decimal.Decimal(got)
+        difference = _DECIMALS.abs(_DECIMALS.subtract(want, have))
+        if difference <= _DECIMALS.create_decimal(abs_tol):
+            return True
+        bound = _DECIMALS.multiply(_DECIMALS.create_decimal(rel_tol), _DECIMALS.abs(want))
+        return difference <= bound
+    except (decimal.DecimalException, ValueError, OverflowError):
+        return False
+
+
+def compare_floats(expected: str, got: str, abs_tol: float, rel_tol: float) -> str | None:
+    """None when the token sequences match under `numbers_close`."""
+    want, have = expected.split(), got.split()
+    for number, (w, h) in enumerate(zip(want, have, strict=False), start=1):
+        if not numbers_close(w, h, abs_tol, rel_tol):
+            return f"token {number}: expected {w[:200]!r}, got {h[:200]!r}"
+    if len(want) != len(have):
+        return f"expected {len(want)} tokens, got {len(have)}"
+    return None
+
+
+def compare_output(test: StdioTest, got: str, checker: Checker | None) -> str | None:
+    """The item's comparison of one stdio output (not a checker program: that runs inside)."""
+    if checker is None or checker.kind == "lines":
+        return compare_stdout(test.stdout, got, test.float_tolerance)
+    if checker.kind == "tokens":
+        return compare_tokens(test.stdout, got)
+    if isinstance(checker, FloatChecker):
+        return compare_floats(test.stdout, got, checker.abs_tol, checker.rel_tol)
+    raise ValueError(f"checker {checker.kind!r} is judged in the sandbox, not here")
+
+
 def _clip(tokens: list[str], size: int = 200) -> str:
     out: list[str] = []
     total = 0
@@ -144,10 +218,15 @@ def _text(value: Any, size: int = 500) -> str:
     return value[:size] if type(value) is str else "<malformed>"
 
 
-def _process_verdict(raw: RunReport, test: StdioTest) -> tuple[TestStatus, str]:
+def _timeout_detail(raw: RunReport) -> str:
+    return _OUT_OF_BUDGET if raw.get("out_of_budget") else "wall-clock limit exceeded"
+
+
+def _run_failure(raw: RunReport) -> tuple[TestStatus, str] | None:
+    """How the candidate's process failed by itself (time, output, memory, crash), if it did."""
     if raw.get("timed_out"):
-        return TestStatus.timed_out, "wall-clock limit exceeded"
-    if raw.get("stdout_over"):
+        return TestStatus.timed_out, _timeout_detail(raw)
+    if raw.get("stdout_over") or raw.get("output_over"):
         return TestStatus.failed, "output limit exceeded"
     code, sig, stderr = raw.get("exit_code"), raw.get("signal"), str(raw.get("stderr", ""))
     if sig == signal.SIGXCPU:
@@ -161,10 +240,59 @@ def _process_verdict(raw: RunReport, test: StdioTest) -> tuple[TestStatus, str]:
     if code != 0:
         what = f"signal {sig}" if sig is not None else f"exit code {code}"
         return TestStatus.runtime_error, f"{what}: {_tail(stderr)}".strip()
-    difference = compare_stdout(test.stdout, str(raw.get("stdout", "")), test.float_tolerance)
+    return None
+
+
+def _judge_said(report: JudgeReport, what: str) -> tuple[TestStatus, str] | None:
+    """A checker's or interactor's verdict: None if it accepted, `failed` with its message if
+    it rejected; JudgeFault if it failed itself."""
+    outcome = judge_outcome(report)
+    message = _tail(str(report.get("stderr", "")))
+    if outcome == "fault":
+        if report["timed_out"]:
+            why = "timed out"
+        elif report["signal"] is not None:
+            why = f"was killed by signal {report['signal']}"
+        elif report["exit_code"] is None:
+            why = "did not run"
+        else:
+            why = f"failed (exit code {report['exit_code']})"
+        raise JudgeFault(f"the problem's {what} {why}: {message}".strip())
+    if outcome == "rejected":
+        return TestStatus.failed, f"{what}: {message}" if message else f"rejected by the {what}"
+    return None
+
+
+def _process_verdict(
+    raw: RunReport, test: StdioTest, checker: Checker | None
+) -> tuple[TestStatus, str]:
+    failure = _run_failure(raw)
+    if failure is not None:
+        return failure
+    if "judge" in raw:
+        said = _judge_said(raw["judge"], "checker")
+        return said if said is not None else (TestStatus.passed, "")
+    if checker is not None and checker.kind == "program":
+        raise ValueError("the checker program gave no verdict")
+    difference = compare_output(test, str(raw.get("stdout", "")), checker)
     if difference is None:
         return TestStatus.passed, ""
     return TestStatus.failed, difference
+
+
+def _interactive_verdict(raw: RunReport) -> tuple[TestStatus, str]:
+    """The interactor's word first (it may have stopped the candidate); then the candidate's
+    own failures; a pass needs both: the interactor accepted and the candidate exited 0."""
+    if "judge" in raw:
+        said = _judge_said(raw["judge"], "interactor")
+        if said is not None:
+            return said
+    failure = _run_failure(raw)
+    if failure is not None:
+        return failure
+    if "judge" not in raw:
+        return TestStatus.runtime_error, "the interaction ended without the interactor's verdict"
+    return TestStatus.passed, ""
 
 
 def _call_verdict(raw: RunReport, test: CallTest) -> tuple[TestStatus, str]:
@@ -181,7 +309,7 @@ def _call_verdict(raw: RunReport, test: CallTest) -> tuple[TestStatus, str]:
         return TestStatus.failed, "output limit exceeded"
     if len(replies) < 2:
         if raw.get("timed_out"):
-            return TestStatus.timed_out, "wall-clock limit exceeded"
+            return TestStatus.timed_out, _timeout_detail(raw)
         return TestStatus.runtime_error, f"the process ended without an answer {stderr}".strip()
     reply = replies[1]
     if reply.get("memory"):
@@ -205,7 +333,7 @@ def _call_verdict(raw: RunReport, test: CallTest) -> tuple[TestStatus, str]:
 def _assert_verdict(raw: RunReport) -> tuple[TestStatus, str]:
     verdict = raw.get("verdict")
     if raw.get("timed_out"):
-        return TestStatus.timed_out, "wall-clock limit exceeded"
+        return TestStatus.timed_out, _timeout_detail(raw)
     if raw.get("output_over"):
         return TestStatus.failed, "output limit exceeded"
     if type(verdict) is not dict:
@@ -217,8 +345,13 @@ def _assert_verdict(raw: RunReport) -> tuple[TestStatus, str]:
     return TestStatus.runtime_error, detail or "the test harness failed"
 
 
-def judge_test(raw: RunReport, test: Any) -> TestVerdict:
+def judge_test(raw: RunReport, test: Any, checker: Checker | None = None) -> TestVerdict:
     elapsed_s = round(float(raw.get("elapsed_s", 0.0)), 6)
+    if "judge" in raw and raw.get("skipped"):  # the checker/interactor did not compile
+        _judge_said(raw["judge"], "checker or interactor")
+    if raw.get("skipped") and raw.get("out_of_budget"):
+        detail = f"not run: {_OUT_OF_BUDGET}"
+        return TestVerdict(status=TestStatus.timed_out, elapsed_s=0.0, detail=detail)
     if raw.get("skipped"):
         reason = raw.get("reason") or _SKIPPED
         status = TestStatus.failed if reason == _SKIPPED else TestStatus.runtime_error
@@ -230,7 +363,9 @@ def judge_test(raw: RunReport, test: Any) -> TestVerdict:
             detail=_text(raw.get("detail"), 4000),
         )
     if test.kind == "stdio":
-        status, detail = _process_verdict(raw, test)
+        status, detail = _process_verdict(raw, test, checker)
+    elif test.kind == "interactive":
+        status, detail = _interactive_verdict(raw)
     elif test.kind == "call":
         status, detail = _call_verdict(raw, test)
     else:
@@ -249,7 +384,7 @@ def judge_tests(item: CodeItem, raw_tests: Sequence[RunReport]) -> list[TestVerd
         if item.stop_on_first_failure and verdicts and verdicts[-1].status != TestStatus.passed:
             verdicts.append(TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=_SKIPPED))
             continue
-        verdicts.append(judge_test(raw, test))
+        verdicts.append(judge_test(raw, test, item.checker))
     return verdicts
 
 

@@ -1,12 +1,15 @@
 """Turn a CodeItem into the executor's job: inputs and assert code only, never expected values.
 
 Call tests send their arguments (plain data) and stdio tests their stdin; the expected return
-values and outputs stay on the host, where `check.py` compares them with what came back.
+values and outputs stay on the host, where `check.py` compares them with what came back. The
+one exception is an item with a checker program: its expected outputs go in as the checker's
+answer files, written by PID 1 only after the candidate's run is over and swept (no candidate
+process exists any more to read them), and wiped after the checker.
 """
 
 from __future__ import annotations
 
-from rlvr.schemas.code import AssertTest, CallTest, CodeItem, StdioTest
+from rlvr.schemas.code import AssertTest, CallTest, CodeItem, InteractiveTest, StdioTest
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.sandbox.codec import encode_value
 from rlvr.verifier.sandbox.languages import ProgramSpec, program_spec
@@ -15,6 +18,9 @@ from rlvr.verifier.sandbox.protocol import Job, JobTest, Limits
 # The least compile time any item gets: `#include <bits/stdc++.h>` at -O2 takes ~3 s on a loaded
 # 2-core machine, so honest programs never come near it.
 COMPILE_FLOOR_S = 10.0
+# A checker's or interactor's own limits (dataset code: generous, and not the candidate's).
+JUDGE_TIMEOUT_S = 10.0
+JUDGE_MEMORY_MB = 512
 
 
 def item_limits(item: CodeItem, settings: CodeSettings) -> Limits:
@@ -36,11 +42,17 @@ def compile_timeout_s(item: CodeItem, settings: CodeSettings) -> float:
     return min(settings.compile_timeout_s, max(COMPILE_FLOOR_S, budget_s))
 
 
-def job_test(test: AssertTest | CallTest | StdioTest) -> JobTest:
+def job_test(
+    test: AssertTest | CallTest | StdioTest | InteractiveTest, with_answer: bool = False
+) -> JobTest:
     if isinstance(test, AssertTest):
         return {"kind": "assert", "code": test.code}
     if isinstance(test, CallTest):
         return {"kind": "call", "fn": test.fn, "args": encode_value([test.args, test.kwargs])}
+    if isinstance(test, InteractiveTest):
+        return {"kind": "interactive", "input": test.input}
+    if with_answer:  # only for a checker program (see the module's docstring)
+        return {"kind": "stdio", "stdin": test.stdin, "answer": test.stdout}
     return {"kind": "stdio", "stdin": test.stdin}
 
 
@@ -51,25 +63,53 @@ def item_program(item: CodeItem, code: str, settings: CodeSettings) -> ProgramSp
     return program_spec(item.language, code, memory_mb, settings.compile_memory_mb, flags)
 
 
-def build_job(item: CodeItem, code: str, settings: CodeSettings) -> Job:
+def judge_limits(item: CodeItem, settings: CodeSettings) -> Limits:
+    """The checker's or interactor's limits: its own time and memory, the item's file size."""
     return {
+        **item_limits(item, settings),
+        "timeout_s": JUDGE_TIMEOUT_S,
+        "memory_mb": min(JUDGE_MEMORY_MB, settings.max_memory_mb),
+    }
+
+
+def build_job(item: CodeItem, code: str, settings: CodeSettings) -> Job:
+    checker = item.checker if item.checker is not None and item.checker.kind == "program" else None
+    job: Job = {
         "id": item.id,
         "language": item.language,
         "code": code,
         "limits": item_limits(item, settings),
-        "tests": [job_test(test) for test in item.tests],
+        "tests": [job_test(test, with_answer=checker is not None) for test in item.tests],
         "stop_on_first_failure": item.stop_on_first_failure,
         "compile_timeout_s": compile_timeout_s(item, settings),
         "compile_memory_mb": settings.compile_memory_mb,
         "compile_flags": list(settings.cpp_flags),
         "program": item_program(item, code, settings).as_job(),
     }
+    if checker is not None:
+        job["checker"] = {"language": checker.language, "code": checker.code}
+    if item.interactor is not None:
+        job["interactor"] = {"language": item.interactor.language, "code": item.interactor.code}
+    if checker is not None or item.interactor is not None:
+        job["judge_limits"] = judge_limits(item, settings)
+    if item.total_timeout_s is not None:
+        job["total_timeout_s"] = item.total_timeout_s
+    return job
 
 
 def job_deadline_s(job: Job) -> float:
     """How long the host waits for the executor's answer before declaring the sandbox lost."""
+    tests = len(job["tests"])
     per_test = float(job["limits"]["timeout_s"]) + 3.0
-    program = job.get("program") or {}
-    needs_compile = bool(program.get("compile_argv")) and "artefact" not in job
+    program = job.get("program")
+    needs_compile = bool(program and program["compile_argv"]) and "artefact" not in job
     compile_s = float(job["compile_timeout_s"]) if needs_compile else 0.0
-    return 10.0 + compile_s + per_test * len(job["tests"])
+    tests_s = per_test * tests
+    if "total_timeout_s" in job:  # the budget cuts the tests' runs (not their sweeps)
+        tests_s = min(tests_s, float(job["total_timeout_s"]) + 3.0 * tests)
+    judge = job.get("checker") or job.get("interactor")
+    judge_s = 0.0
+    if judge is not None:  # its own time per test, and its compilation once
+        judge_s = (float(job.get("judge_limits", job["limits"])["timeout_s"]) + 3.0) * tests
+        judge_s += float(job["compile_timeout_s"]) if judge["language"] == "cpp" else 0.0
+    return 10.0 + compile_s + tests_s + judge_s

@@ -23,7 +23,7 @@ from rlvr.schemas.code import (
     unicode_text,
 )
 from rlvr.schemas.common import DomainHealth, Status
-from rlvr.verifier.domains.code.check import item_outcome, judge_tests
+from rlvr.verifier.domains.code.check import JudgeFault, item_outcome, judge_tests
 from rlvr.verifier.domains.code.compiled import CompileCache, CompileOutcome, compile_key
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.extract import extract_code
@@ -201,6 +201,9 @@ class CodeVerifier:
             verdicts = await asyncio.wait_for(
                 self._off_loop(judge_tests, item, raw.get("tests", [])), job_deadline_s(job)
             )
+        except JudgeFault as exc:  # the problem's checker/interactor failed: not the candidate
+            elapsed_s = round(time.perf_counter() - started, 6)
+            return error_result(item, str(exc), elapsed_s)
         except ValueError as exc:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"executor answer malformed: {exc}", elapsed_s)
