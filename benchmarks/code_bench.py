@@ -38,6 +38,8 @@ LANGUAGE_NAMES = ("python", "c", "cpp", "rust", "go", "java", "javascript")
 LANGUAGE_TESTS = {"java": 96, "javascript": 96}
 DEFAULT_LANGUAGE_TESTS = 480
 STDIO_TESTS = [(f"{a} {b}\n", f"{a + b}\n") for a, b in ((2, 3), (-7, 10**12), (0, 0), (41, 1))]
+# stdio tests per item (`--tests-per-item`): the host's per-item work is shared by these
+TESTS_PER_ITEM = 4
 # Inside one container of the sandbox image: compile `ADD` once, then time `count` runs as plain
 # subprocesses, `workers` at a time (no isolation per run: the reference for the run phase).
 BARE_SCRIPT = textwrap.dedent(
@@ -189,40 +191,45 @@ def bench_bare_language(language: str, count: int, workers: int) -> float:
     return float(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
 
 
-def language_items(language: str, count: int, nonce: str = "") -> list[dict]:
+def language_items(language: str, count: int, per_item: int, nonce: str = "") -> list[dict]:
     code = ADD[language]
     if nonce:  # a source no cache has seen: the item compiles
         comment = "# " if language == "python" else "// "
         code = f"{comment}{nonce}\n{code}"
-    tests = [{"kind": "stdio", "stdin": i, "stdout": o} for i, o in STDIO_TESTS]
+    pairs = [STDIO_TESTS[i % len(STDIO_TESTS)] for i in range(per_item)]
+    tests = [{"kind": "stdio", "stdin": i, "stdout": o} for i, o in pairs]
     return [{"language": language, "code": code, "tests": tests} for _ in range(count)]
 
 
-def bench_languages(languages: list[str], pool_size: int) -> list[tuple[str, float, Row, float]]:
+def bench_languages(
+    languages: list[str], pool_size: int, per_item: int = TESTS_PER_ITEM
+) -> list[tuple[str, float, Row, float]]:
     """Per language: (name, first item s, service run-phase row, bare tests/s)."""
     env = {"VERIFIER_CODE__POOL_SIZE": str(pool_size), "VERIFIER_LEAN__IS_ENABLED": "false"}
     out = []
     with running_service(env) as url, httpx.Client(timeout=900) as client:
         for language in languages:
             tests = LANGUAGE_TESTS.get(language, DEFAULT_LANGUAGE_TESTS)
-            items = tests // len(STDIO_TESTS)
+            items = max(1, tests // per_item)
             sent = time.perf_counter()  # compile (a fresh source) + its 4 tests
             first = client.post(
-                f"{url}/code", json={"items": language_items(language, 1, uuid.uuid4().hex)}
+                f"{url}/code",
+                json={"items": language_items(language, 1, per_item, uuid.uuid4().hex)},
             ).json()["results"][0]
             first_s = time.perf_counter() - sent
             assert first["reward"] == 1.0, first
-            client.post(f"{url}/code", json={"items": language_items(language, pool_size)})
+            warm = language_items(language, pool_size, per_item)
+            client.post(f"{url}/code", json={"items": warm})
             started = time.perf_counter()
             results = client.post(
-                f"{url}/code", json={"items": language_items(language, items)}
+                f"{url}/code", json={"items": language_items(language, items, per_item)}
             ).json()["results"]
             seconds = time.perf_counter() - started
             assert all(r["reward"] == 1.0 for r in results), results[:2]
             latencies = [r["elapsed_s"] for r in results]
             row = Row(
                 f"/code {language}",
-                items * len(STDIO_TESTS),
+                items * per_item,
                 seconds,
                 percentile(latencies, 0.5),
                 percentile(latencies, 0.99),
@@ -233,10 +240,12 @@ def bench_languages(languages: list[str], pool_size: int) -> list[tuple[str, flo
     return out
 
 
-def print_languages(rows: list[tuple[str, float, Row, float]], pool_size: int) -> None:
+def print_languages(
+    rows: list[tuple[str, float, Row, float]], pool_size: int, per_item: int
+) -> None:
     print(
-        f"per language, stdio tests (4 per item), pool {pool_size}, bare {pool_size} at a time;"
-        " /code = run phase (the compile is cached after the first item)"
+        f"per language, stdio tests ({per_item} per item), pool {pool_size}, bare {pool_size}"
+        " at a time; /code = run phase (the compile is cached after the first item)"
     )
     print(
         f"{'language':11} {'first item':>10} {'tests':>6} {'/code tests/s':>13} "
@@ -266,11 +275,15 @@ def main() -> None:
     parser.add_argument(
         "--only-languages", action="store_true", help="Only the per-language comparison."
     )
+    parser.add_argument(
+        "--tests-per-item", type=int, default=TESTS_PER_ITEM, help="stdio tests per item."
+    )
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()}")
     languages = [name for name in args.languages.split(",") if name]
     if args.only_languages:
-        print_languages(bench_languages(languages, args.pool_size), args.pool_size)
+        rows = bench_languages(languages, args.pool_size, args.tests_per_item)
+        print_languages(rows, args.pool_size, args.tests_per_item)
         print(f"load after: {os.getloadavg()}")
         return
     rows = [bench_docker_run(args.docker_tests), *bench_bare(args.bare_tests)]
@@ -292,7 +305,10 @@ def main() -> None:
         "tests); 1 item per request = HTTP round trip"
     )
     if languages:
-        print_languages(bench_languages(languages, args.pool_size), args.pool_size)
+        per_item = args.tests_per_item
+        print_languages(
+            bench_languages(languages, args.pool_size, per_item), args.pool_size, per_item
+        )
 
 
 if __name__ == "__main__":

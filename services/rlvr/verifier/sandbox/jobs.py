@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import time
+from collections import OrderedDict
 from typing import Any, cast
 
 from rlvr.verifier.sandbox.asserts import harness_main
@@ -60,6 +61,9 @@ from rlvr.verifier.sandbox.runner import SOURCE_NAME
 _ANSWER_BUDGET_BYTES = 16 << 20
 # The largest compiled artefact (its tar) kept in PID 1's memory and carried to the host.
 _ARTEFACT_LIMIT = 64 << 20
+# Artefacts kept between jobs in PID 1 (counted in the container's memory).
+_KEPT_ARTEFACTS = 16
+_KEPT_BYTES = 48 << 20
 
 
 class JobRunner:
@@ -68,6 +72,10 @@ class JobRunner:
     def __init__(self, host: ProcessHost) -> None:
         self.host = host
         self.budget_end: float | None = None  # the job's total_timeout_s, as a monotonic time
+        # Artefacts the host sent before, by compile key, so a later item of the same program
+        # is sent without its bytes (`artefact_key` only). PID 1's memory: no candidate writes
+        # it; bounded (it counts in the container's cgroup).
+        self.artefacts: OrderedDict[str, dict[str, bytes]] = OrderedDict()
 
     def deadline(self, timeout_s: float) -> float:
         """A run's wall deadline: its own timeout, cut by what is left of the job's budget."""
@@ -265,10 +273,21 @@ class JobRunner:
                 "anomalies": sorted(set(anomalies + self.host.changed_attributes())),
             }
         if needs_compile(job):
-            try:
-                artefact, report, found = compile_program(self.host, code, job)
-            except ContainerDirty as exc:
-                artefact, report, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
+            key = job.get("artefact_key")
+            if key is not None and "artefact" not in job:
+                artefact = self.artefacts.get(key)
+                if artefact is None:  # evicted, or a new container: the host sends the bytes
+                    return {"id": job.get("id"), "tests": [], "missing_artefact": True}
+                self.artefacts.move_to_end(key)
+                report: CompileReport = {"elapsed_s": 0.0}
+                found = []
+            else:
+                try:
+                    artefact, report, found = compile_program(self.host, code, job)
+                except ContainerDirty as exc:
+                    artefact, report, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
+                if key is not None and artefact is not None:
+                    self.keep_artefact(key, artefact)
             anomalies += found
             if artefact is None or not job["tests"]:  # a compile error, or a compile-only job
                 detail = report.get("detail", "compilation failed")
@@ -363,6 +382,15 @@ class JobRunner:
         if files is None or "main" not in files:
             return None, report, anomalies
         return Judge(program["language"], source, files["main"]), None, anomalies
+
+    def keep_artefact(self, key: str, files: dict[str, bytes]) -> None:
+        """Remember an artefact for later items of the same program (bounded, oldest out)."""
+        self.artefacts[key] = files
+        while len(self.artefacts) > 1 and (
+            len(self.artefacts) > _KEPT_ARTEFACTS
+            or sum(len(d) for f in self.artefacts.values() for d in f.values()) > _KEPT_BYTES
+        ):
+            self.artefacts.popitem(last=False)
 
     @staticmethod
     def charge_answer(result: RunReport, budget: int) -> int:

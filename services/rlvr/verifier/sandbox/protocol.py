@@ -92,6 +92,8 @@ class Job(TypedDict):
     artefact: NotRequired[str]
     # a compile-only job (no tests) that sends its artefact back for the host's cache
     return_artefact: NotRequired[bool]
+    # the compile key: PID 1 keeps artefacts by it, so the host may send the key alone
+    artefact_key: NotRequired[str]
     # A checker program runs after the candidate's run is over and swept, on files PID 1
     # writes (input, the captured output, the answer); an interactor runs beside the candidate,
     # out of its reach. Both under `judge_limits`; their failures are the verifier's (`error`).
@@ -184,6 +186,7 @@ class JobResult(TypedDict, total=False):
     tests: list[RunReport]
     anomalies: list[str]
     compile: CompileReport
+    missing_artefact: bool  # sent `artefact_key` alone, and PID 1 no longer holds it
     judge_compile: CompileReport  # the checker or interactor did not compile (verifier's fault)
     healthy: bool
     fault: str

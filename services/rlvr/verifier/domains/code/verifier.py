@@ -10,6 +10,7 @@ import asyncio
 import logging
 import os
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -62,6 +63,8 @@ class CodeVerifier:
         self.pool = pool
         self.pending_items = 0
         self.compiles = CompileCache(settings.compile_cache_mb << 20)
+        # per sandbox (by name), the compile keys whose artefact it was sent (PID 1 keeps them)
+        self._artefacts_sent: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
         # The host's per-item text work (extraction, job building, judging) runs here, off the
         # event loop, in threads of its own: it neither waits behind nor starves the default
         # executor's Docker calls (container start/remove), and its queue is the code items'.
@@ -127,13 +130,36 @@ class CodeVerifier:
         for _attempt in range(1 + self.settings.retries):
             try:
                 async with self.pool.acquire() as sandbox:
-                    return await sandbox.run(job, job_deadline_s(job)), ""
+                    return await self._run_on(sandbox, job), ""
             except SandboxLost as exc:
                 last_error = str(exc)
                 log.warning("sandbox lost during item %s: %s", job.get("id"), exc)
             except SandboxError as exc:
                 return None, str(exc)
         return None, last_error
+
+    async def _run_on(self, sandbox: Any, job: Job) -> JobResult:
+        """Run `job` on `sandbox`; an artefact that sandbox holds already goes as its key only
+        (a 2 MB Go binary is not sent again with every item of the same program)."""
+        key = job.get("artefact_key")
+        if key is None:
+            return await sandbox.run(job, job_deadline_s(job))
+        sent = self._artefacts_sent.setdefault(sandbox.name, OrderedDict())
+        self._artefacts_sent.move_to_end(sandbox.name)
+        while len(self._artefacts_sent) > 256:  # forget retired containers
+            self._artefacts_sent.popitem(last=False)
+        if key in sent:
+            sent.move_to_end(key)
+            light: Job = {**job}
+            light.pop("artefact", None)
+            result: JobResult = await sandbox.run(light, job_deadline_s(light))
+            if not result.get("missing_artefact"):
+                return result
+        result = await sandbox.run(job, job_deadline_s(job))
+        sent[key] = None
+        while len(sent) > 64:
+            sent.popitem(last=False)
+        return result
 
     async def _compile(self, job: Job) -> CompileOutcome:
         """A compile-only job: the artefact comes back to the host (and into the cache)."""
@@ -184,7 +210,7 @@ class CodeVerifier:
                 }
                 raw, last_error = {"tests": [verdict for _ in job["tests"]]}, ""
             else:
-                job["artefact"] = outcome.artefact_b64
+                job["artefact"], job["artefact_key"] = outcome.artefact_b64, key
                 raw, last_error = await self._run_job(job)
         else:
             raw, last_error = await self._run_job(job)

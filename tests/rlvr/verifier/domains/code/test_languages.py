@@ -8,6 +8,10 @@ from typing import Any
 import httpx
 import pytest
 
+from rlvr.schemas.code import CodeItem
+from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.harness import build_job
+from rlvr.verifier.sandbox.docker import DockerBackend
 from tests.rlvr.verifier.domains.code.conftest import post_code
 from tests.rlvr.verifier.domains.code.language_programs import (
     ADD,
@@ -115,3 +119,27 @@ def test_identical_sources_compile_once_for_the_whole_batch(code_url: str) -> No
     assert again["status"] == "passed"
     final = httpx.get(f"{code_url}/health").json()["domains"]["code"]["stats"]["compile_cache"]
     assert final["misses"] == after["misses"] and final["hits"] == after["hits"] + 1
+
+
+async def test_a_sandbox_asks_again_for_an_artefact_it_does_not_hold(docker_engine: None) -> None:
+    """The host sends a known artefact as its key alone; a container that does not hold it
+    (new, or evicted) answers `missing_artefact` without running anything, and runs the item
+    once the bytes come; later items of the program go as the key alone."""
+    settings = CodeSettings()
+    item = CodeItem(language="c", code=ADD["c"], tests=ADD_TESTS[:1])  # type: ignore[arg-type]
+    job = build_job(item, ADD["c"], settings)
+    backend = DockerBackend(settings.sandbox)
+    sandbox = await backend.start()
+    try:
+        compiled = await sandbox.run({**job, "tests": [], "return_artefact": True}, 60)
+        artefact = compiled["compile"]["artefact"]
+        keyed = {**job, "artefact_key": "k1"}
+        missing = await sandbox.run(keyed, 60)
+        assert missing.get("missing_artefact") and missing["tests"] == [], missing
+        full = await sandbox.run({**keyed, "artefact": artefact}, 60)
+        assert full["tests"][0]["stdout"] == "5\n", full
+        again = await sandbox.run(keyed, 60)  # no bytes: PID 1 kept them
+        assert again["tests"][0]["stdout"] == "5\n" and not again.get("missing_artefact")
+    finally:
+        await backend.remove(sandbox)
+        await backend.close()
