@@ -181,6 +181,7 @@ _JAVA_PUBLIC = re.compile(
     rf"\bpublic\s+(?:(?:final|abstract|static|strictfp)\s+)*(?:class|interface|enum|record)\s+"
     rf"({_JAVA_NAME})"
 )
+_JAVA_NAME_MAX = 200
 _JAVA_MAIN = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\(")
 
 
@@ -190,6 +191,10 @@ def java_names(source: str) -> tuple[str, str]:
     pattern and brace depth (braces in comments or strings may fool it; the program then fails
     to compile or to start, its own fault)."""
     public = _JAVA_PUBLIC.search(source)
+    # a name past what a file name can hold: javac then refuses the file (a compile error),
+    # never a work dir the executor cannot write
+    if public and len(public.group(1)) > _JAVA_NAME_MAX:
+        public = None
     file_name = f"{public.group(1)}.java" if public else "Main.java"
     main_class = _class_holding_main(source) or (public.group(1) if public else "Main")
     package = _JAVA_PACKAGE.search(source)

@@ -50,6 +50,12 @@ def test_java_file_and_main_class_are_read_from_the_source(
     assert java_names(source) == (file_name, main_class)
 
 
+def test_a_java_class_name_too_long_for_a_file_name_is_not_used_as_one() -> None:
+    name = "A" * 5000
+    file_name, _ = java_names(f"public class {name} {{ public static void main(String[] a){{}} }}")
+    assert file_name == "Main.java"
+
+
 def test_java_names_never_carry_shell_or_path_characters() -> None:
     file_name, _ = java_names("public class A$b { static void main(String[] a){} }")
     assert file_name == "A$b.java" and "/" not in file_name
