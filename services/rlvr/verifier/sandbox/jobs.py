@@ -59,8 +59,10 @@ from rlvr.verifier.sandbox.runner import SOURCE_NAME
 # about 0.1 s for 16 MiB of escapes on a loaded 2-core machine and 0.5 s for 64 MiB. Tests past
 # the budget count as over the output limit.
 _ANSWER_BUDGET_BYTES = 16 << 20
-# The largest compiled artefact (its tar) kept in PID 1's memory and carried to the host.
-_ARTEFACT_LIMIT = 64 << 20
+# The largest compiled artefact (its tar) kept in PID 1's memory and carried to the host (as
+# base64 in one frame, parsed on its event loop): real programs are far below (Go ~1.3 MB);
+# a program that embeds tens of MB of data is a compile error ("too large").
+_ARTEFACT_LIMIT = 16 << 20
 # Artefacts kept between jobs in PID 1 (counted in the container's memory).
 _KEPT_ARTEFACTS = 16
 _KEPT_BYTES = 48 << 20

@@ -89,6 +89,15 @@ def test_python_and_cpp_are_unchanged(code_url: str) -> None:
     assert statuses(bad) == ["compile_error"]
 
 
+def test_a_program_too_large_to_carry_is_a_compile_error(code_url: str) -> None:
+    code = "char data[40 << 20] = {1};\nint main(void) { return data[7]; }\n"
+    (result,) = post_code(code_url, [{"language": "c", "code": code, "tests": ADD_TESTS[:1]}])
+    # the run's file-size limit stops the assembler first (else: "too large" to carry)
+    assert statuses(result) == ["compile_error"], result
+    detail = result["tests"][0]["detail"]
+    assert "File size limit exceeded" in detail or "too large" in detail, result
+
+
 def test_a_java_program_in_a_package_with_helper_classes_runs(code_url: str) -> None:
     code = (
         "package contest.round1;\n\nimport java.util.Scanner;\n\n"
