@@ -66,7 +66,7 @@ def run_checker(
     if judge.binary is not None:
         cwd = host.prepare_dir({**files, "checker": judge.binary})
         argv = [os.path.join(cwd, "checker"), "input.txt", "output.txt", "answer.txt"]
-        request = host.child_request("exec", cwd, limits, argv=argv)
+        request = host.child_request("exec", cwd, limits, argv=argv, is_judge=True)
     else:
         cwd = host.prepare_dir({**files, "checker.py": judge.source})
         path = os.path.join(cwd, "checker.py")
@@ -108,7 +108,9 @@ def interactor_request(
     input_path = "/dev/fd/3"
     if judge.binary is not None:
         argv = ["interactor", input_path]
-        return host.child_request("exec-fd", "/", limits, fd=program_fd_number, argv=argv)
+        return host.child_request(
+            "exec-fd", "/", limits, fd=program_fd_number, argv=argv, is_judge=True
+        )
     path = f"/dev/fd/{program_fd_number}"
     return host.child_request(
         "python-main", "/", limits, path=path, args=[input_path], is_judge=True

@@ -345,7 +345,8 @@ class ProcessHost:
         """Kill every process but PID 1, the zygote and the members of `session` (a judge's
         session, which no other process can join): what a candidate left running once its
         main process ended must not go on talking to the judge past the candidate's time."""
-        keep = {1, os.getpid(), self.zygote.pid}
+        # the judge itself by pid: it may not have made its session yet (a loaded machine)
+        keep = {1, os.getpid(), self.zygote.pid, session}
         for _ in range(20):
             victims = [pid for pid in other_pids(keep) if _live_session(pid) not in (session, None)]
             if not victims:

@@ -231,7 +231,8 @@ _SYSCALLS: dict[str, dict[str, int]] = {
         "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245,
         "add_key": 248, "request_key": 249, "keyctl": 250,
         "kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129,
-        "rt_tgsigqueueinfo": 297, "pidfd_open": 434, "fcntl": 72, "ioctl": 16,
+        "rt_tgsigqueueinfo": 297, "pidfd_open": 434, "pidfd_send_signal": 424,
+        "fcntl": 72, "ioctl": 16,
     },
     "aarch64": {
         "prlimit64": 261, "setpriority": 140, "sched_setparam": 118,
@@ -245,7 +246,8 @@ _SYSCALLS: dict[str, dict[str, int]] = {
         "mq_timedsend": 182, "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185,
         "add_key": 217, "request_key": 218, "keyctl": 219,
         "kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138,
-        "rt_tgsigqueueinfo": 240, "pidfd_open": 434, "fcntl": 25, "ioctl": 29,
+        "rt_tgsigqueueinfo": 240, "pidfd_open": 434, "pidfd_send_signal": 424,
+        "fcntl": 25, "ioctl": 29,
     },
 }  # fmt: skip
 # Refused outright: other processes' memory and tracing, IPC objects that outlive the process
@@ -315,13 +317,17 @@ _SIGNAL_CALLS = ["kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinf
 # at a chosen process: a signal sent without any kill call.
 _SETOWN_FCNTL = [8, 10, 15]
 _SETOWN_IOCTL = [0x8901, 0x8902]
+# Refused outright: a pidfd names its target opaquely, and any process's /proc/PID directory
+# opens as one (no kill call, no pid argument to check).
+_SIGNAL_DENIED = ["pidfd_send_signal"]
 
 
 def signal_filter_program(machine: str, pid: int) -> bytes:
     """A second seccomp filter, for a candidate running beside a judge of the same uid (an
     interactor): signals only to itself or its own process group (pid 0, `pid`, `-pid`: the run
     is a session leader, so its group id is its pid), nothing by pid to anyone else, no SIGIO
-    ownership. Stacked on `seccomp_program` (filters combine: the strictest answer wins)."""
+    ownership, no `pidfd_send_signal` at all (a /proc/PID directory is a pidfd). Stacked on
+    `seccomp_program` (filters combine: the strictest answer wins)."""
     numbers = _SYSCALLS[machine]
     own = [0, pid & 0xFFFFFFFF, (-pid) & 0xFFFFFFFF]
     code: list[tuple[int, int, int, int]] = [
@@ -330,6 +336,8 @@ def signal_filter_program(machine: str, pid: int) -> bytes:
         (_RET, 0, 0, _RET_EPERM),
         (_LD_ABS, 0, 0, _NR),
     ]
+    for name in _SIGNAL_DENIED:
+        code += [(_JEQ, 0, 1, numbers[name]), (_RET, 0, 0, _RET_EPERM)]
     for name in _SIGNAL_CALLS:
         code += [
             (_JEQ, 0, 6, numbers[name]),

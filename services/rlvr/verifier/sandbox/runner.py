@@ -237,8 +237,8 @@ def child_main(request: dict[str, Any], fds: list[int]) -> None:
     except BaseException:
         with contextlib.suppress(BaseException):
             os.write(2, traceback.format_exc(limit=-2).encode()[-2000:])
-        os._exit(127)
-    os._exit(127)
+    # not started (exec failed...): for a judge that is its own failure, never a rejection
+    os._exit(FAIL_EXIT_CODE if request.get("is_judge") else 127)
 
 
 def zygote_main(sock: socket.socket) -> None:

@@ -115,6 +115,7 @@ def test_signal_filter_keeps_a_candidate_to_its_own_group() -> None:
                 lambda: os.killpg(os.getpgid(parent), 0),
                 lambda: signal.pthread_kill(threading.main_thread().ident or 0, 0),
                 lambda: os.pidfd_open(parent),
+                lambda: signal.pidfd_send_signal(os.open(f"/proc/{parent}", os.O_RDONLY), 0),
                 lambda: fcntl.fcntl(write_fd, fcntl.F_SETOWN, parent),
                 lambda: fcntl.fcntl(write_fd, 10, signal.SIGKILL),  # F_SETSIG
                 lambda: os.kill(me, 0),
@@ -135,7 +136,7 @@ def test_signal_filter_keeps_a_candidate_to_its_own_group() -> None:
     os.waitpid(pid, 0)
     seen = os.read(read_fd, 1000).decode().split(",")
     # pthread_kill(own main thread) is tgkill(own pid): allowed
-    assert seen == ["refused"] * 3 + ["ok"] + ["refused"] * 3 + ["ok"] * 5
+    assert seen == ["refused"] * 3 + ["ok"] + ["refused"] * 4 + ["ok"] * 5
 
 
 def test_candidate_exceptions_are_distinct_and_never_protocol_signals() -> None:

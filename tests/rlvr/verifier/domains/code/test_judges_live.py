@@ -407,18 +407,29 @@ INTERACTOR_HACKS = {
                         pass
         print("! 2", flush=True)
         """,
-    "signals_through_sigio_ownership": """
-        import fcntl, os, signal
-        for pid in [int(p) for p in os.listdir("/proc") if p.isdigit()]:
-            for fd in (0, 1, 2):
-                try:
-                    fcntl.fcntl(fd, fcntl.F_SETOWN, pid)
-                    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_ASYNC)
-                except OSError:
-                    pass
+    "kills_through_proc_directory_pidfds": """
+        import os, signal
+        for pid in [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]:
+            try:  # a /proc/PID directory works as a pidfd for pidfd_send_signal
+                fd = os.open(f"/proc/{pid}", os.O_RDONLY | os.O_DIRECTORY)
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+            except OSError:
+                pass
         print("! 2", flush=True)
-        import time
-        time.sleep(0.2)
+        """,
+    "signals_through_sigio_ownership": """
+        import fcntl, os, sys
+        others = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+        others = [p for p in others if p not in (1, os.getpid())]
+        fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_ASYNC)
+        for pid in sorted(others, reverse=True)[:20]:
+            try:  # SIGIO (default action: terminate) goes to the owner when a reply arrives
+                fcntl.fcntl(0, fcntl.F_SETOWN, pid)
+            except OSError:
+                pass
+            print("? 1", flush=True)
+            sys.stdin.readline()
+        print("! 2", flush=True)
         """,
     "rewrites_the_interactors_input": """
         import os
@@ -471,6 +482,10 @@ CPP_KILLER = dedent(
             fcntl(1, F_SETOWN, pid);
             int pidfd = syscall(434, pid, 0);  // pidfd_open
             if (pidfd >= 0) syscall(424, pidfd, SIGKILL, 0, 0);  // pidfd_send_signal
+            char path[32];
+            snprintf(path, sizeof path, "/proc/%d", pid);
+            int dirfd = open(path, O_RDONLY | O_DIRECTORY);  // works as a pidfd too
+            if (dirfd >= 0) syscall(424, dirfd, SIGKILL, 0, 0);
         }
         printf("! 3\\n"); fflush(stdout);
         return 0;
@@ -486,8 +501,11 @@ def test_interactor_hack_scores_zero_and_next_job_is_clean(code_url: str, name: 
     else:
         hostile = guess_item(dedent(INTERACTOR_HACKS[name]), timeout_s=1)
     result, good, probe = post_code(code_url, [hostile, guess_item(BINARY_SEARCH_PY), PROBE])
-    # 0, and the interactor's own verdict: it was neither robbed, silenced nor forged
+    # 0, and the interactor's own verdict on every test: it was neither robbed, silenced,
+    # killed (with the zygote, the run would end without its verdict) nor forged
     assert result["reward"] == 0.0 and result["status"] == "failed", result
+    for test in result["tests"]:
+        assert test["status"] == "failed" and "interactor" in test["detail"], result
     assert good["reward"] == 1.0, good
     assert probe["reward"] == 1.0, probe
 
