@@ -205,7 +205,14 @@ def bench_languages(
     languages: list[str], pool_size: int, per_item: int = TESTS_PER_ITEM
 ) -> list[tuple[str, float, Row, float]]:
     """Per language: (name, first item s, service run-phase row, bare tests/s)."""
-    env = {"VERIFIER_CODE__POOL_SIZE": str(pool_size), "VERIFIER_LEAN__IS_ENABLED": "false"}
+    env = {
+        "VERIFIER_CODE__POOL_SIZE": str(pool_size),
+        "VERIFIER_LEAN__IS_ENABLED": "false",
+        # every item is the same program and tests: each must run (no verdict reuse); the
+        # compile cache stays on (that is what "run phase" means here)
+        "VERIFIER_CODE__IS_DEDUP_ENABLED": "false",
+        "VERIFIER_CODE__CACHE_ITEMS": "0",
+    }
     out = []
     with running_service(env) as url, httpx.Client(timeout=900) as client:
         for language in languages:

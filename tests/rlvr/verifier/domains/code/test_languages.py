@@ -118,7 +118,15 @@ def test_a_java_program_in_a_package_with_helper_classes_runs(code_url: str) -> 
 def test_identical_sources_compile_once_for_the_whole_batch(code_url: str) -> None:
     source = ADD["rust"].replace("fn main", "// a source of this test only\nfn main")
     before = httpx.get(f"{code_url}/health").json()["domains"]["code"]["stats"]["compile_cache"]
-    items = [{"language": "rust", "code": source, "tests": ADD_TESTS[:1]} for _ in range(6)]
+    # the same program with different tests: six items to run (none is a copy of another)
+    items = [
+        {
+            "language": "rust",
+            "code": source,
+            "tests": [{"kind": "stdio", "stdin": f"{n} 1\n", "stdout": f"{n + 1}\n"}],
+        }
+        for n in range(6)
+    ]
     results = post_code(code_url, items)
     assert [r["status"] for r in results] == ["passed"] * 6
     after = httpx.get(f"{code_url}/health").json()["domains"]["code"]["stats"]["compile_cache"]
