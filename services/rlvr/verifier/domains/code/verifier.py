@@ -122,7 +122,27 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
 
-    async def _run_job(self, job: Job) -> tuple[JobResult | None, str]:
+    async def _execute(self, job: Job) -> tuple[JobResult | None, str]:
+        """The executor's answer for `job`, or (None, the last sandbox error). A compiled
+        language is compiled once per distinct program (the host's cache, single flight) and
+        run from its artefact; a compile error answers every test without a run."""
+        if not job["program"]["compile_argv"]:
+            return await self._run_raw(job)
+        key = compile_key(job, self.settings.sandbox.image)
+        outcome = await self.compiles.outcome(key, lambda: self._compile(job))
+        if outcome.fault:
+            return None, outcome.detail
+        if outcome.artefact_b64 is None:
+            verdict: RunReport = {
+                "status": "compile_error",
+                "detail": outcome.detail,
+                "elapsed_s": 0.0,
+            }
+            return {"tests": [verdict for _ in job["tests"]]}, ""
+        job["artefact"], job["artefact_key"] = outcome.artefact_b64, key
+        return await self._run_raw(job)
+
+    async def _run_raw(self, job: Job) -> tuple[JobResult | None, str]:
         """(the executor's answer or None, the last sandbox error): retried on another sandbox
         when one died mid-job."""
         assert self.pool is not None
@@ -163,7 +183,7 @@ class CodeVerifier:
 
     async def _compile(self, job: Job) -> CompileOutcome:
         """A compile-only job: the artefact comes back to the host (and into the cache)."""
-        raw, last_error = await self._run_job({**job, "tests": [], "return_artefact": True})
+        raw, last_error = await self._run_raw({**job, "tests": [], "return_artefact": True})
         if raw is None or "fault" in raw:
             detail = last_error if raw is None else f"executor fault: {raw['fault']}"
             return CompileOutcome(None, detail=detail, is_cacheable=False, fault=True)
@@ -193,27 +213,7 @@ class CodeVerifier:
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
         job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
-        raw: JobResult | None
-        if job["program"]["compile_argv"]:
-            # Compiled once per distinct program (cache + single flight), then run from the
-            # artefact: identical completions of one prompt never compile twice.
-            key = compile_key(job, self.settings.sandbox.image)
-            outcome = await self.compiles.outcome(key, lambda: self._compile(job))
-            if outcome.fault:
-                elapsed_s = round(time.perf_counter() - started, 6)
-                return error_result(item, f"sandbox error: {outcome.detail}", elapsed_s)
-            if outcome.artefact_b64 is None:
-                verdict: RunReport = {
-                    "status": "compile_error",
-                    "detail": outcome.detail,
-                    "elapsed_s": 0.0,
-                }
-                raw, last_error = {"tests": [verdict for _ in job["tests"]]}, ""
-            else:
-                job["artefact"], job["artefact_key"] = outcome.artefact_b64, key
-                raw, last_error = await self._run_job(job)
-        else:
-            raw, last_error = await self._run_job(job)
+        raw, last_error = await self._execute(job)
         if raw is None:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"sandbox error: {last_error}", elapsed_s)
