@@ -3,7 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/docker/build_base_image.sh rlvr-base:bookworm
-# Code sandbox (see docker/sandbox/Dockerfile): the base plus g++, then the image; both cached.
-bash scripts/docker/build_base_image.sh rlvr-base-cpp:bookworm g++
-docker build -q --build-arg BASE_IMAGE=rlvr-base-cpp:bookworm -t rlvr-sandbox:latest docker/sandbox >/dev/null
+# Code sandbox (see docker/sandbox/Dockerfile): a base with python3 and every toolchain of
+# services/rlvr/verifier/sandbox/languages.py, then the image; both cached by tag.
+bash scripts/docker/build_base_image.sh rlvr-base-langs:bookworm \
+  g++,gcc,libc6-dev,default-jdk-headless,nodejs,golang-go,rustc
+docker build -q --network host --build-arg BASE_IMAGE=rlvr-base-langs:bookworm -t rlvr-sandbox:latest docker/sandbox >/dev/null
 echo "sandbox image rlvr-sandbox:latest ready"

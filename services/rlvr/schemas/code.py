@@ -301,7 +301,13 @@ class CodeItem(ItemScoring, JudgeOptions):
         None, description="A model output: the last fenced code block of `language` is taken."
     )
     code: str | None = Field(None, description="The program itself (instead of `response`).")
-    language: Literal["python", "cpp"] = Field("python", description="python | cpp (g++).")
+    language: Literal["python", "cpp", "c", "java", "javascript", "go", "rust"] = Field(
+        "python",
+        description=(
+            "python | cpp (g++ 12) | c (gcc 12) | java (OpenJDK 17) | javascript (Node 18) | "
+            "go (1.19) | rust (1.63, edition 2021). Only python takes assert and call tests."
+        ),
+    )
     tests: list[CodeTest] = Field(min_length=1, description="At least one test.")
     timeout_s: float | None = Field(
         None, gt=0, description="Wall deadline per test; capped by the server's maximum."
@@ -322,8 +328,8 @@ class CodeItem(ItemScoring, JudgeOptions):
     def _check(self) -> CodeItem:
         if (self.response is None) == (self.code is None):
             raise ValueError("send exactly one of `response` and `code`")
-        if self.language == "cpp" and any(t.kind in ("assert", "call") for t in self.tests):
-            raise ValueError("cpp items take stdio (or interactive) tests only")
+        if self.language != "python" and any(t.kind in ("assert", "call") for t in self.tests):
+            raise ValueError(f"{self.language} items take stdio (or interactive) tests only")
         check_judge_options(self, [t.kind for t in self.tests])
         return self
 

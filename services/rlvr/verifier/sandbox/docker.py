@@ -49,6 +49,8 @@ _MODULES: list[tuple[str, str | None]] = [
     ("rlvr.verifier.sandbox.protocol", "protocol.py"),
     ("rlvr.verifier.sandbox.codec", "codec.py"),
     ("rlvr.verifier.sandbox.procs", "procs.py"),
+    ("rlvr.verifier.sandbox.languages", "languages.py"),
+    ("rlvr.verifier.sandbox.programs", "programs.py"),
     ("rlvr.verifier.sandbox.runner", "runner.py"),
     ("rlvr.verifier.sandbox.asserts", "asserts.py"),
     ("rlvr.verifier.sandbox.plumbing", "plumbing.py"),

@@ -9,14 +9,17 @@ program is compiled and started) are the two functions `compile_program` and `pr
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
 import time
+from collections import OrderedDict
 from typing import Any, cast
 
 from rlvr.verifier.sandbox.asserts import harness_main
 from rlvr.verifier.sandbox.judges import Judge, judge_report, run_checker, run_interactive
+from rlvr.verifier.sandbox.languages import program_spec
 from rlvr.verifier.sandbox.plumbing import (
     Capture,
     ContainerDirty,
@@ -28,6 +31,13 @@ from rlvr.verifier.sandbox.plumbing import (
     ZygoteLost,
 )
 from rlvr.verifier.sandbox.procs import write_all
+from rlvr.verifier.sandbox.programs import (
+    ArtefactError,
+    compile_limits,
+    run_argv,
+    shape_request,
+    unpack_artefact,
+)
 from rlvr.verifier.sandbox.protocol import (
     AssertJobTest,
     CallJobTest,
@@ -49,6 +59,13 @@ from rlvr.verifier.sandbox.runner import SOURCE_NAME
 # about 0.1 s for 16 MiB of escapes on a loaded 2-core machine and 0.5 s for 64 MiB. Tests past
 # the budget count as over the output limit.
 _ANSWER_BUDGET_BYTES = 16 << 20
+# The largest compiled artefact (its tar) kept in PID 1's memory and carried to the host (as
+# base64 in one frame, parsed on its event loop): real programs are far below (Go ~1.3 MB);
+# a program that embeds tens of MB of data is a compile error ("too large").
+_ARTEFACT_LIMIT = 16 << 20
+# Artefacts kept between jobs in PID 1 (counted in the container's memory).
+_KEPT_ARTEFACTS = 16
+_KEPT_BYTES = 48 << 20
 
 
 class JobRunner:
@@ -57,6 +74,10 @@ class JobRunner:
     def __init__(self, host: ProcessHost) -> None:
         self.host = host
         self.budget_end: float | None = None  # the job's total_timeout_s, as a monotonic time
+        # Artefacts the host sent before, by compile key, so a later item of the same program
+        # is sent without its bytes (`artefact_key` only). PID 1's memory: no candidate writes
+        # it; bounded (it counts in the container's cgroup).
+        self.artefacts: OrderedDict[str, dict[str, bytes]] = OrderedDict()
 
     def deadline(self, timeout_s: float) -> float:
         """A run's wall deadline: its own timeout, cut by what is left of the job's budget."""
@@ -234,10 +255,12 @@ class JobRunner:
         code = job["code"].encode()
         anomalies: list[str] = []
         results: list[RunReport] = []
-        binary: bytes | None = None
+        artefact: dict[str, bytes] | None = None
         self.budget_end = None
-        try:
-            judge, judge_failure, found = self.prepare_judge(job)
+        try:  # (a compile-only job has no tests to judge)
+            judge, judge_failure, found = (
+                self.prepare_judge(job) if job["tests"] else (None, None, [])
+            )
         except ContainerDirty as exc:
             judge, judge_failure, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
         anomalies += found
@@ -251,13 +274,24 @@ class JobRunner:
                 "tests": [{"skipped": True, "reason": reason, "judge": note} for _ in job["tests"]],
                 "anomalies": sorted(set(anomalies + self.host.changed_attributes())),
             }
-        if needs_compile(language):
-            try:
-                binary, report, found = compile_program(self.host, code, job)
-            except ContainerDirty as exc:
-                binary, report, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
+        if needs_compile(job):
+            key = job.get("artefact_key")
+            if key is not None and "artefact" not in job:
+                artefact = self.artefacts.get(key)
+                if artefact is None:  # evicted, or a new container: the host sends the bytes
+                    return {"id": job.get("id"), "tests": [], "missing_artefact": True}
+                self.artefacts.move_to_end(key)
+                report: CompileReport = {"elapsed_s": 0.0}
+                found = []
+            else:
+                try:
+                    artefact, report, found = compile_program(self.host, code, job)
+                except ContainerDirty as exc:
+                    artefact, report, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
+                if key is not None and artefact is not None:
+                    self.keep_artefact(key, artefact)
             anomalies += found
-            if binary is None:
+            if artefact is None or not job["tests"]:  # a compile error, or a compile-only job
                 detail = report.get("detail", "compilation failed")
                 verdict: RunReport = {
                     "status": "compile_error",
@@ -292,7 +326,7 @@ class JobRunner:
                         test["kind"], tests[len(results) : end], code, limits
                     )
                 else:
-                    got, found = self.run_test(test, job, binary, judge)
+                    got, found = self.run_test(test, job, artefact, judge)
             except ZygoteLost as exc:
                 anomalies.append("zygote lost")
                 results.append({"skipped": True, "reason": str(exc)})
@@ -333,13 +367,32 @@ class JobRunner:
         if program is None:
             return None, None, []
         source = program["code"].encode()
-        if not needs_compile(program["language"]):
+        if program["language"] != "cpp":
             return Judge(program["language"], source), None, []
-        judge_job: Job = {**job, "language": program["language"]}
-        binary, report, anomalies = compile_program(self.host, source, judge_job)
-        if binary is None:
+        # compiled like a candidate's C++ (the same table), never from the host's cache
+        spec = program_spec(
+            "cpp",
+            program["code"],
+            int(job.get("judge_limits", job["limits"])["memory_mb"]),
+            int(job["compile_memory_mb"]),
+            {"cpp": list(job["compile_flags"])},
+        )
+        judge_job: Job = {**job, "language": "cpp", "program": spec.as_job()}
+        judge_job.pop("artefact", None)
+        judge_job.pop("return_artefact", None)
+        files, report, anomalies = compile_program(self.host, source, judge_job)
+        if files is None or "main" not in files:
             return None, report, anomalies
-        return Judge(program["language"], source, binary), None, anomalies
+        return Judge(program["language"], source, files["main"]), None, anomalies
+
+    def keep_artefact(self, key: str, files: dict[str, bytes]) -> None:
+        """Remember an artefact for later items of the same program (bounded, oldest out)."""
+        self.artefacts[key] = files
+        while len(self.artefacts) > 1 and (
+            len(self.artefacts) > _KEPT_ARTEFACTS
+            or sum(len(d) for f in self.artefacts.values() for d in f.values()) > _KEPT_BYTES
+        ):
+            self.artefacts.popitem(last=False)
 
     @staticmethod
     def charge_answer(result: RunReport, budget: int) -> int:
@@ -356,11 +409,11 @@ class JobRunner:
         return budget - min(size, len(json.dumps(result)))
 
     def run_test(
-        self, test: JobTest, job: Job, binary: bytes | None, judge: Judge | None
+        self, test: JobTest, job: Job, artefact: dict[str, bytes] | None, judge: Judge | None
     ) -> tuple[list[RunReport], list[str]]:
         """One test in fresh processes: stdio (then its checker program, if any), interactive,
         or a session of one assert/call test."""
-        language, code, limits = job["language"], job["code"].encode(), job["limits"]
+        code, limits = job["code"].encode(), job["limits"]
         if test["kind"] == "assert" or test["kind"] == "call":
             return self.run_session(test["kind"], [test], code, limits)
         deadline = self.deadline(float(limits["timeout_s"]))
@@ -368,14 +421,14 @@ class JobRunner:
         if test["kind"] == "interactive":
             if judge is None or "interactor" not in job:
                 raise ValueError("an interactive test needs the item's interactor")
-            request = program_request(self.host, language, code, binary, limits)
+            request = program_request(self.host, job, code, artefact)
             interactive_input = test["input"].encode()
             report, anomalies = run_interactive(
                 self.host, judge, judge_limits, request, interactive_input, deadline
             )
             return [report], anomalies
         stdin = test["stdin"].encode()
-        request = program_request(self.host, language, code, binary, limits)
+        request = program_request(self.host, job, code, artefact)
         outcome = self.host.run_process(request, stdin, deadline)
         report, anomalies = process_report(outcome), outcome["anomalies"]
         if judge is not None and "checker" in job and _exited_cleanly(report):
@@ -406,29 +459,38 @@ def _out_of_budget() -> RunReport:
 # (once per run). Everything else in a job is language-independent.
 
 
-def needs_compile(language: str) -> bool:
-    return language == "cpp"
+def needs_compile(job: Job) -> bool:
+    program = job.get("program")  # hand-made jobs (tests, old hosts) may carry none: python
+    return bool(program and program["compile_argv"])
 
 
 def compile_program(
     host: ProcessHost, source: bytes, job: Job
-) -> tuple[bytes | None, CompileReport, list[str]]:
-    """(binary or None, report, anomalies): g++ in a run of its own, the binary carried back."""
-    limits: Limits = {
-        **job["limits"],
-        "timeout_s": job["compile_timeout_s"],
-        "memory_mb": job["compile_memory_mb"],
-        "nproc": 64,
-    }
-    cwd = host.prepare_dir({"main.cpp": source})
-    flags = " ".join(job.get("compile_flags", []))
-    # The script's stdout carries the binary back (the sweep wipes the dir); g++'s
-    # diagnostics go to stderr.
-    argv = ["/bin/sh", "-c", f"g++ {flags} main.cpp -o main >/dev/null && cat main"]
-    request = host.child_request("exec", cwd, limits, argv=argv)
+) -> tuple[dict[str, bytes] | None, CompileReport, list[str]]:
+    """(artefact files or None, report, anomalies). The artefact comes from the host's cache
+    when the job carries one; else the job's compile command runs once, in a run of its own,
+    and its stdout (the artefact tar: the sweep wipes the dir) is carried back."""
+    if "artefact" in job:
+        blob = base64.b64decode(job["artefact"])
+        try:
+            return unpack_artefact(blob, _ARTEFACT_LIMIT), {"elapsed_s": 0.0}, []
+        except ArtefactError as exc:  # the host's copy of a tar we unpacked before: a fault
+            raise RuntimeError(f"cached artefact unusable: {exc}") from exc
+    program = job["program"]
+    limits = compile_limits(job)
+    cwd = host.prepare_dir({program["source_name"]: source})
+    request = host.child_request("exec", cwd, limits, argv=program["compile_argv"])
+    request = shape_request(
+        request,
+        program["compile_env"],
+        program["compile_memory_rlimit"],
+        int(limits["memory_mb"]),
+        0,
+        int(limits["nproc"]),
+    )
     deadline = time.monotonic() + float(job["compile_timeout_s"])
     saved_limit = host.output_limit
-    host.output_limit = int(job.get("binary_limit_bytes", 64 << 20))
+    host.output_limit = int(job.get("binary_limit_bytes", _ARTEFACT_LIMIT))
     try:
         outcome = host.run_process(request, b"", deadline)
     finally:
@@ -436,24 +498,44 @@ def compile_program(
     elapsed = round(outcome["elapsed_s"], 4)
     anomalies = outcome["anomalies"]
     if outcome["timed_out"]:
-        return None, {"detail": "compilation timed out"}, anomalies
-    if outcome["exit_code"] != 0 or outcome["stdout_over"]:
+        return None, {"detail": "compilation timed out", "timed_out": True}, anomalies
+    if outcome["stdout_over"]:
+        return None, {"detail": "the compiled program is too large"}, anomalies
+    if outcome["exit_code"] != 0:
         detail = outcome["stderr"][-1500:] or "compilation failed"
         return None, {"detail": detail, "elapsed_s": elapsed}, anomalies
-    return outcome["stdout_bytes"], {"elapsed_s": elapsed}, anomalies
+    try:
+        files = unpack_artefact(outcome["stdout_bytes"], _ARTEFACT_LIMIT)
+    except ArtefactError as exc:
+        return None, {"detail": str(exc), "elapsed_s": elapsed}, anomalies
+    report: CompileReport = {"elapsed_s": elapsed}
+    if job.get("return_artefact"):
+        report["artefact"] = base64.b64encode(outcome["stdout_bytes"]).decode()
+    return files, report, anomalies
 
 
 def program_request(
-    host: ProcessHost, language: str, code: bytes, binary: bytes | None, limits: Limits
+    host: ProcessHost, job: Job, code: bytes, artefact: dict[str, bytes] | None
 ) -> dict[str, Any]:
-    """The zygote's request that starts one run of the program in a fresh work dir."""
-    if language == "cpp":
-        assert binary is not None
-        cwd = host.prepare_dir({"main": binary})
-        return host.child_request("exec", cwd, limits, argv=[os.path.join(cwd, "main")])
-    cwd = host.prepare_dir({f"{SOURCE_NAME}.py": code})
-    path = os.path.join(cwd, f"{SOURCE_NAME}.py")
-    return host.child_request("python-main", cwd, limits, path=path)
+    """The zygote's request that starts one run of the program in a fresh work dir: Python in
+    the warm interpreter; anything else by its run argv, over its artefact (compiled) or its
+    source (interpreted), with the language's environment and memory rlimit."""
+    limits = job["limits"]
+    program = job["program"]
+    if job["language"] == "python":
+        cwd = host.prepare_dir({f"{SOURCE_NAME}.py": code})
+        path = os.path.join(cwd, f"{SOURCE_NAME}.py")
+        return host.child_request("python-main", cwd, limits, path=path)
+    cwd = host.prepare_dir(artefact if artefact is not None else {program["source_name"]: code})
+    request = host.child_request("exec", cwd, limits, argv=run_argv(program, cwd))
+    return shape_request(
+        request,
+        program["run_env"],
+        program["memory_rlimit"],
+        int(limits["memory_mb"]),
+        int(program["memory_slack_mb"]),
+        int(program["min_processes"]),
+    )
 
 
 def process_report(outcome: ProcessOutcome) -> RunReport:

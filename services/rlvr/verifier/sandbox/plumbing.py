@@ -408,6 +408,8 @@ class ProcessHost:
             raise ContainerDirty(f"not run: the sandbox's work dir is unusable ({exc})") from exc
         for name, data in files.items():
             path = os.path.join(work, name)
+            if "/" in name:  # a compiled artefact's subdirectory (Java packages)
+                os.makedirs(os.path.dirname(path), 0o700, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
             write_all(fd, data)
             os.close(fd)
@@ -458,7 +460,7 @@ class ProcessHost:
             "timed_out": run.timed_out,
             "stdout_bytes": stdout.data(),
             "stdout_over": stdout.is_over,
-            "stderr": stderr.text()[-2000:],
+            "stderr": head_and_tail(stderr.text()),
             "elapsed_s": time.monotonic() - started,
             "anomalies": anomalies,
             "phases_ms": run.phases_ms(),
@@ -530,3 +532,12 @@ def read_frame() -> dict[str, Any] | None:
 def send_frame(message: Mapping[str, object]) -> None:
     body = json.dumps(message).encode()
     write_all(1, _FRAME.pack(len(body)) + body)
+
+
+def head_and_tail(text: str, head: int = 600, tail: int = 1400) -> str:
+    """A long stderr's first and last lines: a runtime's fatal message comes first (Go's
+    "fatal error: runtime: out of memory", Node's "JavaScript heap out of memory"), then a
+    dump of goroutines or native frames; a traceback's last line comes last."""
+    if len(text) <= head + tail:
+        return text
+    return f"{text[:head]}\n[...]\n{text[-tail:]}"

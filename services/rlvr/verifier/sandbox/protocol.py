@@ -59,6 +59,21 @@ class JudgeProgram(TypedDict):
     code: str
 
 
+class Program(TypedDict):
+    """How the job's program is compiled and started (`languages.ProgramSpec.as_job`): the
+    executor applies it without knowing the language."""
+
+    source_name: str
+    compile_argv: list[str] | None  # None: interpreted (the source itself runs)
+    compile_env: dict[str, str]
+    run_argv: list[str]  # empty for python (the zygote's warm interpreter runs it)
+    run_env: dict[str, str]
+    memory_rlimit: str  # "as" | "data": which rlimit carries the run's memory limit
+    memory_slack_mb: int
+    compile_memory_rlimit: str
+    min_processes: int
+
+
 class Job(TypedDict):
     """One item: a program and its tests' inputs (expected values never enter the sandbox)."""
 
@@ -71,7 +86,14 @@ class Job(TypedDict):
     compile_timeout_s: float
     compile_memory_mb: int
     compile_flags: list[str]
+    program: Program
     binary_limit_bytes: NotRequired[int]
+    # the compiled artefact (base64 of its tar) from the host's cache: no compile in this job
+    artefact: NotRequired[str]
+    # a compile-only job (no tests) that sends its artefact back for the host's cache
+    return_artefact: NotRequired[bool]
+    # the compile key: PID 1 keeps artefacts by it, so the host may send the key alone
+    artefact_key: NotRequired[str]
     # A checker program runs after the candidate's run is over and swept, on files PID 1
     # writes (input, the captured output, the answer); an interactor runs beside the candidate,
     # out of its reach. Both under `judge_limits`; their failures are the verifier's (`error`).
@@ -152,6 +174,8 @@ class RunReport(TypedDict, total=False):
 class CompileReport(TypedDict, total=False):
     detail: str
     elapsed_s: float
+    timed_out: bool
+    artefact: str  # base64 of the artefact tar (only when the job asked for it)
 
 
 class JobResult(TypedDict, total=False):
@@ -162,6 +186,7 @@ class JobResult(TypedDict, total=False):
     tests: list[RunReport]
     anomalies: list[str]
     compile: CompileReport
+    missing_artefact: bool  # sent `artefact_key` alone, and PID 1 no longer holds it
     judge_compile: CompileReport  # the checker or interactor did not compile (verifier's fault)
     healthy: bool
     fault: str

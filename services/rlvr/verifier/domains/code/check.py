@@ -33,6 +33,7 @@ from rlvr.verifier.domains.code.values import (
     tree_matches,
 )
 from rlvr.verifier.sandbox.codec import encode_value
+from rlvr.verifier.sandbox.languages import MEMORY_MARKERS
 from rlvr.verifier.sandbox.protocol import JudgeReport, RunReport, judge_outcome
 
 _SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
@@ -232,6 +233,8 @@ def _run_failure(raw: RunReport) -> tuple[TestStatus, str] | None:
         return TestStatus.timed_out, "CPU-time limit exceeded"
     if (code == 3 and stderr.rstrip().endswith("MemoryError")) or "std::bad_alloc" in stderr:
         return TestStatus.memory_exceeded, _tail(stderr)
+    if code != 0 and any(marker in stderr for marker in MEMORY_MARKERS):
+        return TestStatus.memory_exceeded, _tail(stderr)  # a runtime's own out-of-memory exit
     if sig == signal.SIGKILL:
         return TestStatus.memory_exceeded, "killed (out of memory)"
     if code != 0:

@@ -7,6 +7,7 @@ import os
 from pydantic import BaseModel, Field
 
 from rlvr.verifier.sandbox.config import DockerSandboxSettings
+from rlvr.verifier.sandbox.languages import DEFAULT_FLAGS
 
 
 class CodeSettings(BaseModel):
@@ -29,10 +30,17 @@ class CodeSettings(BaseModel):
     max_memory_mb: int = Field(896, ge=32, description="Cap on an item's `memory_mb`.")
     file_size_mb: int = Field(16, ge=1, description="Largest file a run may write.")
     max_processes: int = Field(32, ge=4, description="RLIMIT_NPROC of a run (per-container uid).")
-    compile_timeout_s: float = Field(30.0, gt=0, description="g++ deadline per item.")
-    compile_memory_mb: int = Field(1024, ge=128, description="g++ address-space limit.")
+    compile_timeout_s: float = Field(30.0, gt=0, description="Compiler deadline per item.")
+    compile_memory_mb: int = Field(1024, ge=128, description="Compiler memory limit.")
     cpp_flags: list[str] = Field(
-        default_factory=lambda: ["-O2", "-std=gnu++17", "-pipe"], description="g++ flags."
+        default_factory=lambda: list(DEFAULT_FLAGS["cpp"]), description="g++ flags."
+    )
+    compile_flags: dict[str, list[str]] = Field(
+        default_factory=lambda: {k: list(v) for k, v in DEFAULT_FLAGS.items() if k != "cpp"},
+        description="Compiler flags of the other compiled languages (c, java, go, rust).",
+    )
+    compile_cache_mb: int = Field(
+        256, ge=0, description="Host cache of compiled artefacts (identical sources compile once)."
     )
     retries: int = Field(
         1, ge=0, description="Times an item is retried on another sandbox if its sandbox died."

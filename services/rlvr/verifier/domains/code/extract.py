@@ -14,15 +14,14 @@ import bisect
 import re
 
 from rlvr.verifier.domains.template_tokens import strip_end_tokens
+from rlvr.verifier.sandbox.languages import LANGUAGES
 
 # A line that starts with a fence (after spaces/tabs): the fence, and the rest of the line.
 # Found by one C-speed scan; only these lines are looked at in Python.
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)", re.MULTILINE)
 _TAG = re.compile(r"[ \t]*([^\s`]*)")
-_LANGUAGE_TAGS = {
-    "python": {"python", "python3", "py", "py3"},
-    "cpp": {"cpp", "c++", "cc", "cxx", "c"},
-}
+# Tags that name each language (`c` also counts for C++, as it always did here).
+_LANGUAGE_TAGS = {name: language.fence_tags for name, language in LANGUAGES.items()}
 
 
 def fenced_blocks(text: str) -> list[tuple[str, str]]:

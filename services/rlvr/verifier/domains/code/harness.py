@@ -13,6 +13,7 @@ from rlvr.schemas.code import AssertTest, CallTest, CodeItem, InteractiveTest, S
 from rlvr.verifier.domains.batching import item_timeout_s, within_cap
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.sandbox.codec import encode_value
+from rlvr.verifier.sandbox.languages import ProgramSpec, program_spec
 from rlvr.verifier.sandbox.protocol import Job, JobTest, Limits
 
 # The least compile time any item gets: `#include <bits/stdc++.h>` at -O2 takes ~3 s on a loaded
@@ -54,6 +55,13 @@ def job_test(
     return {"kind": "stdio", "stdin": test.stdin}
 
 
+def item_program(item: CodeItem, code: str, settings: CodeSettings) -> ProgramSpec:
+    """How the item's program is compiled and run (`languages.py`), with the server's flags."""
+    flags = {**settings.compile_flags, "cpp": list(settings.cpp_flags)}
+    memory_mb = int(item_limits(item, settings)["memory_mb"])
+    return program_spec(item.language, code, memory_mb, settings.compile_memory_mb, flags)
+
+
 def judge_limits(item: CodeItem, settings: CodeSettings) -> Limits:
     """The checker's or interactor's limits: its own time and memory, the item's file size."""
     return {
@@ -75,6 +83,7 @@ def build_job(item: CodeItem, code: str, settings: CodeSettings) -> Job:
         "compile_timeout_s": compile_timeout_s(item, settings),
         "compile_memory_mb": settings.compile_memory_mb,
         "compile_flags": list(settings.cpp_flags),
+        "program": item_program(item, code, settings).as_job(),
     }
     if checker is not None:
         job["checker"] = {"language": checker.language, "code": checker.code}
@@ -91,7 +100,9 @@ def job_deadline_s(job: Job) -> float:
     """How long the host waits for the executor's answer before declaring the sandbox lost."""
     tests = len(job["tests"])
     per_test = float(job["limits"]["timeout_s"]) + 3.0
-    compile_s = float(job["compile_timeout_s"]) if job["language"] == "cpp" else 0.0
+    program = job.get("program")
+    needs_compile = bool(program and program["compile_argv"]) and "artefact" not in job
+    compile_s = float(job["compile_timeout_s"]) if needs_compile else 0.0
     tests_s = per_test * tests
     if "total_timeout_s" in job:  # the budget cuts the tests' runs (not their sweeps)
         tests_s = min(tests_s, float(job["total_timeout_s"]) + 3.0 * tests)

@@ -10,6 +10,7 @@ import asyncio
 import logging
 import os
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -25,6 +26,7 @@ from rlvr.schemas.code import (
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.verifier.domains.batching import Admission, item_result
 from rlvr.verifier.domains.code.check import JudgeFault, judge_tests
+from rlvr.verifier.domains.code.compiled import CompileCache, CompileOutcome, compile_key
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.dedup import Batch, VerdictReuse
 from rlvr.verifier.domains.code.extract import extract_code
@@ -32,7 +34,7 @@ from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
 from rlvr.verifier.domains.code.scoring import scored_outcome
 from rlvr.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.pool import SandboxPool
-from rlvr.verifier.sandbox.protocol import Job, JobResult
+from rlvr.verifier.sandbox.protocol import Job, JobResult, RunReport
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -59,6 +61,9 @@ class CodeVerifier:
             "code", settings.max_queue_items, "max_queue_items", retry_after_s=2
         )
         self.reuse = VerdictReuse(settings)
+        self.compiles = CompileCache(settings.compile_cache_mb << 20)
+        # per sandbox (by name), the compile keys whose artefact it was sent (PID 1 keeps them)
+        self._artefacts_sent: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
         # The host's per-item text work (extraction, job building, judging) runs here, off the
         # event loop, in threads of its own: it neither waits behind nor starves the default
         # executor's Docker calls (container start/remove), and its queue is the code items'.
@@ -77,7 +82,12 @@ class CodeVerifier:
             return DomainHealth(
                 ok=False, detail="code verifier disabled (VERIFIER_CODE__IS_ENABLED)"
             )
-        stats = {**self.pool.stats(), **self.admission.stats(), **self.reuse.stats()}
+        stats = {
+            **self.pool.stats(),
+            **self.admission.stats(),
+            **self.reuse.stats(),
+            "compile_cache": self.compiles.stats(),
+        }
         if self.pool.is_failing:
             return DomainHealth(
                 ok=False, detail=f"sandbox unavailable: {self.pool.last_error}", stats=stats
@@ -104,6 +114,81 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
 
+    async def _execute(self, job: Job) -> tuple[JobResult | None, str]:
+        """The executor's answer for `job`, or (None, the last sandbox error). A compiled
+        language is compiled once per distinct program (the host's cache, single flight) and
+        run from its artefact; a compile error answers every test without a run."""
+        if not job["program"]["compile_argv"]:
+            return await self._run_raw(job)
+        key = compile_key(job, self.settings.sandbox.image)
+        outcome = await self.compiles.outcome(key, lambda: self._compile(job))
+        if outcome.fault:
+            return None, outcome.detail
+        if outcome.artefact_b64 is None:
+            verdict: RunReport = {
+                "status": "compile_error",
+                "detail": outcome.detail,
+                "elapsed_s": 0.0,
+            }
+            return {"tests": [verdict for _ in job["tests"]]}, ""
+        job["artefact"], job["artefact_key"] = outcome.artefact_b64, key
+        return await self._run_raw(job)
+
+    async def _run_raw(self, job: Job) -> tuple[JobResult | None, str]:
+        """(the executor's answer or None, the last sandbox error): retried on another sandbox
+        when one died mid-job."""
+        assert self.pool is not None
+        last_error = ""
+        for _attempt in range(1 + self.settings.retries):
+            try:
+                async with self.pool.acquire() as sandbox:
+                    return await self._run_on(sandbox, job), ""
+            except SandboxLost as exc:
+                last_error = str(exc)
+                log.warning("sandbox lost during item %s: %s", job.get("id"), exc)
+            except SandboxError as exc:
+                return None, str(exc)
+        return None, last_error
+
+    async def _run_on(self, sandbox: Any, job: Job) -> JobResult:
+        """Run `job` on `sandbox`; an artefact that sandbox holds already goes as its key only
+        (a 2 MB Go binary is not sent again with every item of the same program)."""
+        key = job.get("artefact_key")
+        if key is None:
+            return await sandbox.run(job, job_deadline_s(job))
+        sent = self._artefacts_sent.setdefault(sandbox.name, OrderedDict())
+        self._artefacts_sent.move_to_end(sandbox.name)
+        while len(self._artefacts_sent) > 256:  # forget retired containers
+            self._artefacts_sent.popitem(last=False)
+        if key in sent:
+            sent.move_to_end(key)
+            light: Job = {**job}
+            light.pop("artefact", None)
+            result: JobResult = await sandbox.run(light, job_deadline_s(light))
+            if not result.get("missing_artefact"):
+                return result
+        result = await sandbox.run(job, job_deadline_s(job))
+        sent[key] = None
+        while len(sent) > 64:
+            sent.popitem(last=False)
+        return result
+
+    async def _compile(self, job: Job) -> CompileOutcome:
+        """A compile-only job: the artefact comes back to the host (and into the cache)."""
+        raw, last_error = await self._run_raw({**job, "tests": [], "return_artefact": True})
+        if raw is None or "fault" in raw:
+            detail = last_error if raw is None else f"executor fault: {raw['fault']}"
+            return CompileOutcome(None, detail=detail, is_cacheable=False, fault=True)
+        report = raw.get("compile") or {}
+        elapsed_s = float(report.get("elapsed_s") or 0.0)
+        artefact = report.get("artefact")
+        if type(artefact) is str:
+            return CompileOutcome(artefact, elapsed_s=elapsed_s)
+        detail = str(report.get("detail") or "compilation failed")
+        # a timeout may be the machine's load, and a dirty sandbox is not the program's doing
+        is_cacheable = not report.get("timed_out") and not raw.get("anomalies")
+        return CompileOutcome(None, detail=detail, elapsed_s=elapsed_s, is_cacheable=is_cacheable)
+
     async def _judge_item(self, item: CodeItem, started: float, batch: Batch) -> CodeResult:
         # Extraction and judging are per-item text work: off the event loop (bounded, linear).
         code = (
@@ -124,27 +209,14 @@ class CodeVerifier:
         async with self.reuse.claim(key, item, batch) as claim:
             if claim.copied is not None:
                 return claim.copied
-            result = await self._run_job(self.pool, item, job, started)
+            result = await self._run_job(item, job, started)
             claim.publish(result)
             return result
 
-    async def _run_job(
-        self, pool: SandboxPool, item: CodeItem, job: Job, started: float
-    ) -> CodeResult:
-        """Run the job on a sandbox and judge its answer: the item's own result."""
-        raw: JobResult | None = None
-        last_error = ""
-        for _attempt in range(1 + self.settings.retries):
-            try:
-                async with pool.acquire() as sandbox:
-                    raw = await sandbox.run(job, job_deadline_s(job))
-                break
-            except SandboxLost as exc:
-                last_error = str(exc)
-                log.warning("sandbox lost during item %s: %s", item.id, exc)
-            except SandboxError as exc:
-                last_error = str(exc)
-                break
+    async def _run_job(self, item: CodeItem, job: Job, started: float) -> CodeResult:
+        """Run the job (compiled once per distinct program) and judge its answer: the item's
+        own result."""
+        raw, last_error = await self._execute(job)
         if raw is None:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"sandbox error: {last_error}", elapsed_s)

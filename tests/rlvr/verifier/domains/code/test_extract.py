@@ -21,6 +21,17 @@ from rlvr.verifier.domains.code.extract import extract_code
         ("no code at all", "python", None),
         ("```cpp\nint main(){}\n```", "python", None),
         ("```python\nunterminated", "python", None),
+        # the other languages, by their usual tags; `c` still counts for C++ (as it always did)
+        ("```c\nint main(){}\n```", "cpp", "int main(){}\n"),
+        ("```c\nint main(){}\n```", "c", "int main(){}\n"),
+        ("```cpp\nint main(){}\n```", "c", None),
+        ("```java\nclass Main {}\n```\n```python\nx=1\n```", "java", "class Main {}\n"),
+        ("```js\nconsole.log(1)\n```", "javascript", "console.log(1)\n"),
+        ("```javascript\nconsole.log(1)\n```", "javascript", "console.log(1)\n"),
+        ("```golang\npackage main\n```", "go", "package main\n"),
+        ("```go\npackage main\n```", "go", "package main\n"),
+        ("```rust\nfn main(){}\n```\n```rs\nfn main(){ }\n```", "rust", "fn main(){ }\n"),
+        ("```rust\nfn main(){}\n```", "go", None),
     ],
 )
 def test_last_block_of_the_language_is_taken(

@@ -1,0 +1,126 @@
+"""Compile each distinct program once: a bounded cache of compile outcomes on the trusted side.
+
+GRPO sends 8-16 completions per prompt and many are identical; javac, rustc and `go build` take
+seconds. The host keys an outcome by a hash of (language, source, exact compile command and
+environment, image) — `languages.ProgramSpec.cache_key` — and keeps the artefact (the tar the
+compile wrote to its stdout) in this process's memory, where no candidate can write: a run
+gets a copy of it in a fresh work dir of its own. Concurrent requests for the same key wait
+for the one compile in flight (single flight), so a batch of identical completions costs one
+compile even when they all arrive at once.
+
+What is cached: an artefact, or a compile error (the compiler's diagnostics). What is not: a
+compile that timed out (a loaded machine is not the program's fault forever) and a compile the
+sandbox could not finish (the verifier's fault): the waiting duplicates share that outcome,
+the next request compiles again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from rlvr.verifier.sandbox.protocol import Job
+
+
+@dataclass(frozen=True)
+class CompileOutcome:
+    """An artefact (base64 of the tar, as the executor takes it back), or why there is none."""
+
+    artefact_b64: str | None
+    detail: str = ""
+    elapsed_s: float = 0.0
+    is_cacheable: bool = True
+    cached: bool = False
+    fault: bool = False  # the sandbox failed (the verifier's error), not the compiler
+
+    @property
+    def size(self) -> int:
+        return len(self.artefact_b64 or "") + len(self.detail)
+
+
+class CompileCache:
+    """An LRU of outcomes bounded in bytes and entries, with single flight per key."""
+
+    def __init__(self, max_bytes: int, max_entries: int = 4096) -> None:
+        self.max_bytes, self.max_entries = max_bytes, max_entries
+        self._entries: OrderedDict[str, CompileOutcome] = OrderedDict()
+        self._bytes = 0
+        self._in_flight: dict[str, asyncio.Future[CompileOutcome]] = {}
+        self.hits = self.misses = self.shared = 0
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "entries": len(self._entries),
+            "bytes": self._bytes,
+            "hits": self.hits,
+            "misses": self.misses,
+            "shared": self.shared,
+        }
+
+    async def outcome(
+        self, key: str, compile_fn: Callable[[], Awaitable[CompileOutcome]]
+    ) -> CompileOutcome:
+        """The cached outcome of `key`, the one being computed, or a new one from `compile_fn`."""
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return _as_cached(found)
+        waiting = self._in_flight.get(key)
+        if waiting is not None:
+            self.shared += 1
+            return _as_cached(await asyncio.shield(waiting))
+        self.misses += 1
+        future: asyncio.Future[CompileOutcome] = asyncio.get_running_loop().create_future()
+        self._in_flight[key] = future
+        try:
+            result = await compile_fn()
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: no "never retrieved" warning when nobody waits
+            raise
+        else:
+            future.set_result(result)
+            if result.is_cacheable:
+                self._store(key, result)
+            return result
+        finally:
+            self._in_flight.pop(key, None)
+
+    def _store(self, key: str, outcome: CompileOutcome) -> None:
+        if outcome.size > self.max_bytes:
+            return
+        self._entries[key] = outcome
+        self._bytes += outcome.size
+        while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
+            _, dropped = self._entries.popitem(last=False)
+            self._bytes -= dropped.size
+
+
+def _as_cached(outcome: CompileOutcome) -> CompileOutcome:
+    return CompileOutcome(
+        artefact_b64=outcome.artefact_b64,
+        detail=outcome.detail,
+        elapsed_s=0.0,
+        is_cacheable=outcome.is_cacheable,
+        cached=True,
+        fault=outcome.fault,
+    )
+
+
+def compile_key(job: Job, image: str) -> str:
+    """What a job's artefact depends on: language, source, compile command and environment,
+    and the image holding the toolchain."""
+    program = job["program"]
+    material = [job["language"], job["code"], program["compile_argv"], program["compile_env"]]
+    encoded = json.dumps([*material, image], ensure_ascii=False)
+    return hashlib.sha256(encoded.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def artefact_bytes(outcome: CompileOutcome) -> bytes:
+    return base64.b64decode(outcome.artefact_b64 or "")
