@@ -20,10 +20,10 @@ import asyncio
 import base64
 import hashlib
 import json
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from rlvr.verifier.domains.lru import BoundedLru
 from rlvr.verifier.sandbox.protocol import Job
 
 
@@ -47,18 +47,16 @@ class CompileCache:
     """An LRU of outcomes bounded in bytes and entries, with single flight per key."""
 
     def __init__(self, max_bytes: int, max_entries: int = 4096) -> None:
-        self.max_bytes, self.max_entries = max_bytes, max_entries
-        self._entries: OrderedDict[str, CompileOutcome] = OrderedDict()
-        self._bytes = 0
+        self._entries: BoundedLru[str, CompileOutcome] = BoundedLru(max_entries, max_bytes)
         self._in_flight: dict[str, asyncio.Future[CompileOutcome]] = {}
-        self.hits = self.misses = self.shared = 0
+        self.shared = 0
 
     def stats(self) -> dict[str, int]:
         return {
             "entries": len(self._entries),
-            "bytes": self._bytes,
-            "hits": self.hits,
-            "misses": self.misses,
+            "bytes": self._entries.bytes,
+            "hits": self._entries.hits,
+            "misses": self._entries.misses,
             "shared": self.shared,
         }
 
@@ -66,16 +64,13 @@ class CompileCache:
         self, key: str, compile_fn: Callable[[], Awaitable[CompileOutcome]]
     ) -> CompileOutcome:
         """The cached outcome of `key`, the one being computed, or a new one from `compile_fn`."""
-        found = self._entries.get(key)
-        if found is not None:
-            self._entries.move_to_end(key)
-            self.hits += 1
-            return _as_cached(found)
-        waiting = self._in_flight.get(key)
+        waiting = self._in_flight.get(key)  # (never also cached: stored when it completes)
         if waiting is not None:
             self.shared += 1
             return _as_cached(await asyncio.shield(waiting))
-        self.misses += 1
+        found = self._entries.get(key)  # counts the hit or the miss
+        if found is not None:
+            return _as_cached(found)
         future: asyncio.Future[CompileOutcome] = asyncio.get_running_loop().create_future()
         self._in_flight[key] = future
         try:
@@ -87,19 +82,10 @@ class CompileCache:
         else:
             future.set_result(result)
             if result.is_cacheable:
-                self._store(key, result)
+                self._entries.put(key, result, result.size)
             return result
         finally:
             self._in_flight.pop(key, None)
-
-    def _store(self, key: str, outcome: CompileOutcome) -> None:
-        if outcome.size > self.max_bytes:
-            return
-        self._entries[key] = outcome
-        self._bytes += outcome.size
-        while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
-            _, dropped = self._entries.popitem(last=False)
-            self._bytes -= dropped.size
 
 
 def _as_cached(outcome: CompileOutcome) -> CompileOutcome:

@@ -53,13 +53,9 @@ class CodeSettings(BaseModel):
             "scoring) once and copy the verdict to the others (`reused: batch`)."
         ),
     )
+    # Never kept: `error` results and results with a timed-out test (docs/code.md).
     cache_items: int = Field(
-        4096,
-        ge=0,
-        description=(
-            "Verdicts kept for identical items of later requests (`reused: cache`); 0 turns the "
-            "cache off. Never kept: `error` results and results with a timed-out test."
-        ),
+        4096, ge=0, description="Verdicts kept for identical items of later requests (0: off)."
     )
     cache_mb: float = Field(
         64.0, ge=0, description="Memory bound of that cache (its verdicts' serialized size)."

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from typing import Any
 from rlvr.schemas.code import CodeItem, CodeResult, Reuse, TestStatus
 from rlvr.schemas.common import Status
 from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.lru import BoundedLru
 
 # Bumped when the meaning of a key changes (a cache is per process, but a key may be logged).
 _KEY_VERSION = 1
@@ -95,50 +95,16 @@ def copied(result: CodeResult, item: CodeItem, how: Reuse) -> CodeResult:
     )
 
 
-class VerdictCache:
-    """LRU map key -> verdict, bounded by entries and by bytes (a result's JSON size); used from
-    the event loop only, so it needs no lock."""
+class VerdictCache(BoundedLru[bytes, CodeResult]):
+    """Verdicts of identical items, bounded by entries and by bytes (a result's JSON size)."""
 
     def __init__(self, max_items: int, max_bytes: int) -> None:
-        self.max_items = max_items
-        self.max_bytes = max_bytes
-        self._data: OrderedDict[bytes, tuple[CodeResult, int]] = OrderedDict()
-        self.bytes = 0
-        self.hits = 0
-        self.misses = 0
+        super().__init__(max_items, max_bytes)
 
-    @property
-    def is_enabled(self) -> bool:
-        return self.max_items > 0 and self.max_bytes > 0
-
-    def get(self, key: bytes) -> CodeResult | None:
-        if not self.is_enabled:
-            return None
-        entry = self._data.get(key)
-        if entry is None:
-            self.misses += 1
-            return None
-        self._data.move_to_end(key)
-        self.hits += 1
-        return entry[0]
-
-    def put(self, key: bytes, result: CodeResult) -> None:
-        if not self.is_enabled:
-            return
-        size = len(result.model_dump_json()) + _ENTRY_OVERHEAD_BYTES
-        if size > self.max_bytes:
-            return  # would evict everything else and still not fit
-        old = self._data.pop(key, None)
-        if old is not None:
-            self.bytes -= old[1]
-        self._data[key] = (result, size)
-        self.bytes += size
-        while len(self._data) > self.max_items or self.bytes > self.max_bytes:
-            _, (_, evicted) = self._data.popitem(last=False)
-            self.bytes -= evicted
-
-    def __len__(self) -> int:
-        return len(self._data)
+    def put(self, key: bytes, value: CodeResult, size: int = 0) -> None:
+        """Kept weighing its JSON size (whatever `size` says)."""
+        if self.is_enabled:
+            super().put(key, value, len(value.model_dump_json()) + _ENTRY_OVERHEAD_BYTES)
 
 
 @dataclass

@@ -18,7 +18,8 @@ from contextlib import asynccontextmanager
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.schemas.math import MathItem, MathResult
 from rlvr.verifier.domains.batching import Admission, item_result, item_timeout_s
-from rlvr.verifier.domains.math.cache import CachedOutcome, LruCache, TimedOut
+from rlvr.verifier.domains.lru import BoundedLru
+from rlvr.verifier.domains.math.cache import CachedOutcome, TimedOut
 from rlvr.verifier.domains.math.config import MathSettings
 from rlvr.verifier.domains.math.grade import grade, grade_timed
 from rlvr.verifier.domains.math.judge import Judged, judge
@@ -42,7 +43,7 @@ class MathVerifier:
             min_rounded_digits=settings.min_rounded_digits,
             rel_tol=settings.rel_tol,
         )
-        self.cache: LruCache[tuple[str, bool, str, bool], CachedOutcome] = LruCache(
+        self.cache: BoundedLru[tuple[str, bool, str, bool], CachedOutcome] = BoundedLru(
             settings.cache_size
         )
         self.fast_items = 0
