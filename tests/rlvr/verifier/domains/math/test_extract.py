@@ -127,9 +127,12 @@ HOSTILE = {
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_in_process_judging_is_fast_on_hostile_input(name: str) -> None:
     """Extraction, normalisation and the fast path run in the service process: they must stay
-    linear (no regex with adjacent stars over a long run), whatever the response."""
+    linear (no regex with adjacent stars over a long run), whatever the response. A complexity
+    guard, not a speed test: linear work on these ~100 KB inputs takes milliseconds, a quadratic
+    scan of them minutes, so the bound is set far above any machine's load (it flaked at 0.5 s
+    under a load of 10)."""
     text = HOSTILE[name]
     started = time.perf_counter()
     extract_answer(text, same_answer=same_answer)
     judge(text, "1", Conventions(), "math_and_number")
-    assert time.perf_counter() - started < 0.5, name
+    assert time.perf_counter() - started < 5.0, name
