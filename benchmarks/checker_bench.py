@@ -124,6 +124,9 @@ def main(argv: list[str] | None = None) -> None:
     env = {
         "VERIFIER_CODE__POOL_SIZE": str(args.pool_size),
         "VERIFIER_LEAN__IS_ENABLED": "false",
+        # every item really runs: the rows repeat identical items, which reuse would answer
+        "VERIFIER_CODE__IS_DEDUP_ENABLED": "false",
+        "VERIFIER_CODE__CACHE_ITEMS": "0",
     }
     with running_service(env) as url:
         rows = [
