@@ -366,7 +366,7 @@ class TestVerdict(BaseModel):
         return detail[:_DETAIL_CHARS].encode("utf-8", "replace").decode("utf-8")
 
 
-class CodeResult(ItemResult, ResultReuse):
+class CodeResult(ResultReuse, ItemResult):
     """`passed` iff every test passed; `timed_out` iff every failing test timed out; reward as
     the item's `scoring` says (default: weighted share of tests passed); `error` (reward null)
     only when the sandbox failed, not the candidate."""
