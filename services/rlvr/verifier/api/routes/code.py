@@ -33,7 +33,8 @@ async def verify_code(
 ) -> CodeResponse:
     """Run each item's program against its tests in a warm, locked-down container.
 
-    One result per item, in order: `reward` = passed / total, with a verdict per test
+    One result per item, in order: `reward` from the tests' verdicts as the item's `scoring`
+    says (default: the weighted share passed), with a verdict per test
     (passed | failed | timed_out | memory_exceeded | runtime_error | compile_error). `error`
     (reward null) means the sandbox failed, not the candidate. A client that hangs up cancels
     its batch (queued items dropped, running containers replaced).
