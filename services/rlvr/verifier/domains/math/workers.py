@@ -57,7 +57,8 @@ class WorkerPool:
             self._restart("pool was not active")
         self.submitted += 1
         self.in_flight += 1
-        future = self._pool.schedule(fn, args=list(args), timeout=timeout_s)
+        pool = self._pool
+        future = pool.schedule(fn, args=list(args), timeout=timeout_s)
         try:
             value = await asyncio.wrap_future(future)
         except concurrent.futures.TimeoutError:
@@ -66,6 +67,8 @@ class WorkerPool:
         except ProcessExpired as exc:
             self.crashes += 1
             log.warning("math worker died (exit code %s)", exc.exitcode)
+            if pool is self._pool:
+                self._replace(pool, f"a worker died mid-task (exit code {exc.exitcode})")
             return Outcome(
                 "crash",
                 message=f"worker process died (exit code {exc.exitcode}); it was replaced",
@@ -90,6 +93,20 @@ class WorkerPool:
             log.exception("stopping the broken pool failed")
         self._pool = self._new_pool()
         self.restarts += 1
+
+    def _replace(self, pool: ProcessPool, why: str) -> None:
+        """A fresh pool for the next tasks. A worker killed from outside (the OOM killer, a
+        signal) may have died holding the lock pebble's workers take tasks under; that lock is
+        never released, and every later worker of that pool would wait on it. The old pool is
+        closed, not stopped: its queued tasks still finish where they can (stopping it would
+        cancel them under their awaiting items), and it goes once they are done."""
+        log.warning("replacing math pool: %s", why)
+        self._pool = self._new_pool()
+        self.restarts += 1
+        try:
+            pool.close()
+        except Exception:  # pragma: no cover - best effort on a broken pool
+            log.exception("closing the old pool failed")
 
     def warm_up(self, fn: Callable[..., Any], args: Sequence[Any], timeout_s: float) -> None:
         """Start every worker now (blocking), so the first request does not pay for it."""
