@@ -22,5 +22,12 @@ class DockerSandboxSettings(BaseModel):
     output_limit_bytes: int = Field(
         1 << 20, ge=1024, description="Captured stdout/stderr kept per run; more is a failure."
     )
+    is_launcher_enabled: bool = Field(
+        True,
+        description="Start native runs (compiled binaries, compilers, JVM, Node) through the "
+        "image's launcher (docker/sandbox/launch.c) rather than a fork of the Python zygote: "
+        "the same rules, ~2 ms less per run. Off, or without the launcher in the image, every "
+        "run is forked.",
+    )
     start_timeout_s: float = Field(30.0, gt=0, description="Time to start one container.")
     label: str = Field("code", description="Value of the `rlvr.pool` label on our containers.")

@@ -52,6 +52,7 @@ _MODULES: list[tuple[str, str | None]] = [
     ("rlvr.verifier.sandbox.languages", "languages.py"),
     ("rlvr.verifier.sandbox.programs", "programs.py"),
     ("rlvr.verifier.sandbox.runner", "runner.py"),
+    ("rlvr.verifier.sandbox.launcher", "launcher.py"),
     ("rlvr.verifier.sandbox.asserts", "asserts.py"),
     ("rlvr.verifier.sandbox.plumbing", "plumbing.py"),
     ("rlvr.verifier.sandbox.judges", "judges.py"),
@@ -167,10 +168,13 @@ class DockerSandbox:
     idle (`docker kill`, an engine restart) is noticed at once, not by the next item.
     """
 
-    def __init__(self, container_id: str, name: str, stream: _AttachStream) -> None:
+    def __init__(
+        self, container_id: str, name: str, stream: _AttachStream, has_launcher: bool = False
+    ) -> None:
         self.container_id = container_id
         self.name = name
         self.stream = stream
+        self.has_launcher = has_launcher  # the image's launcher starts native runs
         self.jobs_done = 0
         self._alive = True
         self._lock = asyncio.Lock()
@@ -238,7 +242,10 @@ class DockerBackend:
             raise SandboxUnavailable(str(exc)) from exc
         self.pool_id = uuid.uuid4().hex[:12]
         self._client: docker.DockerClient | None = None
-        self._config = {"output_limit_bytes": settings.output_limit_bytes}
+        self._config = {
+            "output_limit_bytes": settings.output_limit_bytes,
+            "is_launcher_enabled": settings.is_launcher_enabled,
+        }
         self._payload = bootstrap_payload(self._config)
 
     def _docker(self) -> docker.DockerClient:
@@ -285,7 +292,7 @@ class DockerBackend:
             if isinstance(exc, SandboxUnavailable | asyncio.CancelledError):
                 raise
             raise SandboxUnavailable(f"cannot start sandbox {name}: {exc!r}") from exc
-        return DockerSandbox(container_id, name, stream)
+        return DockerSandbox(container_id, name, stream, bool(ready.get("launcher")))
 
     async def _remove_id(self, container_id: str) -> None:
         def remove() -> None:

@@ -8,10 +8,14 @@ Processes inside a container (all one unprivileged uid, no capabilities):
   As PID 1 of its namespace it ignores every signal sent from inside, and it is non-dumpable,
   so a candidate of the same uid can neither kill it nor read its memory or file descriptors.
 * **The zygote** (`runner.py`), forked once at start *before any job arrives*, so its memory
-  never holds a test. It forks one child per run (candidate program, compiler, compiled binary);
-  the child makes its own session (process group), sets rlimits, and reads the candidate's
-  source from a file in its fresh work dir. Forking a warm interpreter is what makes a run cost
-  ~1 ms instead of an interpreter or container start.
+  never holds a test. It forks one child per Python run (and per judge run); the child makes
+  its own session (process group), sets rlimits, and reads the candidate's source from a file
+  in its fresh work dir. Forking a warm interpreter is what makes a run cost a few ms instead of
+  an interpreter or container start.
+* **The launcher** (`launcher.py`, `docker/sandbox/launch.c`): native runs (compiler, compiled
+  binary, JVM, Node) are started by PID 1 with posix_spawn through this small static binary,
+  which installs the zygote's seccomp filter, sets the rlimits and work dir and execs the
+  program (a job's binary from a sealed memfd). Without it in the image, the zygote forks them.
 * **The harness** (`asserts.py`, assert tests only), forked from PID 1 per item (a session of
   consecutive tests; a new one after a timeout or a lost candidate): it executes the test code,
   with the candidate's functions replaced by proxies that call into the candidate's process
@@ -24,15 +28,15 @@ assert-test code lives only in PID 1 and the harness.
 
 All processes share one uid, so what the kernel lets a process do to another of the same uid is
 taken away from candidates by a seccomp filter the zygote installs on itself (inherited by every
-run, kept over exec): no other process's rlimits, nice value, CPU affinity, scheduling or I/O
-priority, no ptrace-like access, no SysV IPC, POSIX message queues or keyrings (state that would
-outlive the job). After every run PID 1 kills the run's process group, then stops and kills every
-other process in the container (daemons that left the group), wipes every writable place (the
-/tmp tmpfs, /dev/mqueue, /dev/shm if mounted, SysV IPC objects); after every job it checks
-that its own and the zygote's attributes are unchanged. It reports anomalies, and the host
-retires a container that reported any. Whatever a candidate left behind, its verdict stays its
-own: a container that cannot be cleaned ends the job with the remaining tests not run
-(runtime_error), never a fault.
+run, kept over exec; the launcher installs the same one): no other process's rlimits, nice
+value, CPU affinity, scheduling or I/O priority, no ptrace-like access, no SysV IPC, POSIX
+message queues or keyrings (state that would outlive the job). After every run PID 1 kills the
+run's process group, then stops and kills every other process in the container (daemons that
+left the group), wipes every writable place (the /tmp tmpfs, /dev/mqueue, /dev/shm if mounted,
+SysV IPC objects); after every job it checks that its own and the zygote's attributes are
+unchanged. It reports anomalies, and the host retires a container that reported any. Whatever a
+candidate left behind, its verdict stays its own: a container that cannot be cleaned ends the
+job with the remaining tests not run (runtime_error), never a fault.
 
 Module map: `plumbing.py` (the zygote, runs, captures, sweep, frames), `jobs.py` (what a job
 does with its tests), `protocol.py` (the messages), this module (PID 1's loop).
@@ -64,7 +68,8 @@ def main(config: dict[str, Any]) -> None:
     except Exception as exc:  # the host reports it: the container is not used
         send_frame({"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]})
         return
-    send_frame({"ready": True, "pid": os.getpid(), "zygote": host.zygote.pid})
+    launcher = host.launcher is not None
+    send_frame({"ready": True, "pid": os.getpid(), "zygote": host.zygote.pid, "launcher": launcher})
     runner = JobRunner(host)
     while True:
         job = read_frame()

@@ -30,10 +30,11 @@ from rlvr.verifier.sandbox.plumbing import (
     TestClock,
     ZygoteLost,
 )
-from rlvr.verifier.sandbox.procs import write_all
+from rlvr.verifier.sandbox.procs import sealed_memfd, write_all
 from rlvr.verifier.sandbox.programs import (
     ArtefactError,
     compile_limits,
+    native_binary,
     run_argv,
     shape_request,
     unpack_artefact,
@@ -66,6 +67,8 @@ _ARTEFACT_LIMIT = 16 << 20
 # Artefacts kept between jobs in PID 1 (counted in the container's memory).
 _KEPT_ARTEFACTS = 16
 _KEPT_BYTES = 48 << 20
+# A job's binary in its memfd: read and execute for the one uid.
+_PROGRAM_MODE = 0o500
 
 
 class JobRunner:
@@ -78,6 +81,10 @@ class JobRunner:
         # is sent without its bytes (`artefact_key` only). PID 1's memory: no candidate writes
         # it; bounded (it counts in the container's cgroup).
         self.artefacts: OrderedDict[str, dict[str, bytes]] = OrderedDict()
+        # The running job's binary as a sealed memfd (see `program_fd`).
+        self.job_program_fd: int | None = None
+        # The kept artefacts' binaries as sealed memfds, made on first use (same keys).
+        self.memfds: dict[str, int] = {}
 
     def deadline(self, timeout_s: float) -> float:
         """A run's wall deadline: its own timeout, cut by what is left of the job's budget."""
@@ -250,6 +257,48 @@ class JobRunner:
     # -- jobs
 
     def run_job(self, job: Job) -> JobResult:
+        try:
+            return self._run_job(job)
+        finally:
+            if self.job_program_fd is not None and self.job_program_fd not in self.memfds.values():
+                os.close(self.job_program_fd)  # a program without a key: made for this job
+            self.job_program_fd = None
+
+    def program_fd(self, job: Job, artefact: dict[str, bytes] | None) -> int | None:
+        """The job's compiled binary in a sealed memfd: each run execs it from there through
+        the launcher instead of getting its own copy in the work dir (for a Go or Rust binary,
+        MBs written and wiped per test). Made once per kept artefact (else once per job) and
+        sealed, so its bytes cannot change; its mode is set again before each run. None where
+        runs get a copy: no launcher in the image, several files (Java), an interpreted
+        language."""
+        if self.job_program_fd is None:
+            self.job_program_fd = self._memfd_for(job, artefact)
+        if self.job_program_fd is not None:
+            # a run may have changed the mode (chmod /proc/self/exe): every run starts equal
+            os.fchmod(self.job_program_fd, _PROGRAM_MODE)
+        return self.job_program_fd
+
+    def _memfd_for(self, job: Job, artefact: dict[str, bytes] | None) -> int | None:
+        if artefact is None or self.host.launcher is None:
+            return None
+        key = job.get("artefact_key")
+        if key is not None and key in self.memfds and self.artefacts.get(key) is artefact:
+            return self.memfds[key]
+        binary = native_binary(job["program"], artefact)
+        if binary is None:
+            return None
+        fd = sealed_memfd("program", binary, _PROGRAM_MODE)
+        if key is not None and self.artefacts.get(key) is artefact:
+            self._forget_memfd(key)
+            self.memfds[key] = fd
+        return fd
+
+    def _forget_memfd(self, key: str) -> None:
+        fd = self.memfds.pop(key, None)
+        if fd is not None:
+            os.close(fd)
+
+    def _run_job(self, job: Job) -> JobResult:
         limits = job["limits"]
         language = job["language"]
         code = job["code"].encode()
@@ -386,13 +435,16 @@ class JobRunner:
         return Judge(program["language"], source, files["main"]), None, anomalies
 
     def keep_artefact(self, key: str, files: dict[str, bytes]) -> None:
-        """Remember an artefact for later items of the same program (bounded, oldest out)."""
+        """Remember an artefact for later items of the same program (bounded, oldest out;
+        its memfd, if one was made, goes with it)."""
+        self._forget_memfd(key)
         self.artefacts[key] = files
         while len(self.artefacts) > 1 and (
             len(self.artefacts) > _KEPT_ARTEFACTS
             or sum(len(d) for f in self.artefacts.values() for d in f.values()) > _KEPT_BYTES
         ):
-            self.artefacts.popitem(last=False)
+            evicted, _ = self.artefacts.popitem(last=False)
+            self._forget_memfd(evicted)
 
     @staticmethod
     def charge_answer(result: RunReport, budget: int) -> int:
@@ -428,8 +480,9 @@ class JobRunner:
             )
             return [report], anomalies
         stdin = test["stdin"].encode()
-        request = program_request(self.host, job, code, artefact)
-        outcome = self.host.run_process(request, stdin, deadline)
+        program_fd = self.program_fd(job, artefact)
+        request = program_request(self.host, job, code, artefact, program_fd is not None)
+        outcome = self.host.run_process(request, stdin, deadline, program_fd)
         report, anomalies = process_report(outcome), outcome["anomalies"]
         if judge is not None and "checker" in job and _exited_cleanly(report):
             # The candidate's run is over and swept: no process of it is left to touch the
@@ -515,7 +568,11 @@ def compile_program(
 
 
 def program_request(
-    host: ProcessHost, job: Job, code: bytes, artefact: dict[str, bytes] | None
+    host: ProcessHost,
+    job: Job,
+    code: bytes,
+    artefact: dict[str, bytes] | None,
+    in_memfd: bool = False,
 ) -> dict[str, Any]:
     """The zygote's request that starts one run of the program in a fresh work dir: Python in
     the warm interpreter; anything else by its run argv, over its artefact (compiled) or its
@@ -526,7 +583,10 @@ def program_request(
         cwd = host.prepare_dir({f"{SOURCE_NAME}.py": code})
         path = os.path.join(cwd, f"{SOURCE_NAME}.py")
         return host.child_request("python-main", cwd, limits, path=path)
-    cwd = host.prepare_dir(artefact if artefact is not None else {program["source_name"]: code})
+    if in_memfd:  # exec'd from the job's memfd: the run gets an empty work dir
+        cwd = host.prepare_dir({})
+    else:
+        cwd = host.prepare_dir(artefact if artefact is not None else {program["source_name"]: code})
     request = host.child_request("exec", cwd, limits, argv=run_argv(program, cwd))
     return shape_request(
         request,

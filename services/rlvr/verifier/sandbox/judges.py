@@ -22,18 +22,15 @@ crashes, is killed or times out is the verifier's fault (`error` on the host), n
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from rlvr.verifier.sandbox.plumbing import ProcessHost, Run
-from rlvr.verifier.sandbox.procs import decode_status, write_all
+from rlvr.verifier.sandbox.procs import decode_status, sealed_memfd
 from rlvr.verifier.sandbox.protocol import JudgeReport, Limits, RunReport
 
-# Seals that make a memfd immutable (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE).
-_ALL_SEALS = 0x1 | 0x2 | 0x4 | 0x8
 _STDERR_TAIL = 2000
 
 
@@ -84,21 +81,6 @@ def run_checker(
         outcome["elapsed_s"],
     )
     return report, outcome["anomalies"]
-
-
-def sealed_memfd(name: str, data: bytes, mode: int) -> int:
-    """A read-only descriptor of an immutable in-memory file with `mode` (0o100: execute-only,
-    so a process exec'd from it is non-dumpable). Not in any file system the candidate sees."""
-    writable = os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
-    try:
-        write_all(writable, data)
-        fcntl.fcntl(writable, fcntl.F_ADD_SEALS, _ALL_SEALS)
-        # exec refuses a file that is open for writing (ETXTBSY): keep only a read-only one
-        readonly = os.open(f"/proc/self/fd/{writable}", os.O_RDONLY | os.O_CLOEXEC)
-        os.fchmod(readonly, mode)
-        return readonly
-    finally:
-        os.close(writable)
 
 
 def interactor_request(

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
+from rlvr.verifier.sandbox.launcher import Launcher, launchable
 from rlvr.verifier.sandbox.procs import (
     decode_status,
     other_pids,
@@ -159,6 +160,8 @@ class Run:
         self.pids: list[int] = []  # every process the zygote spawned for this run
         self.statuses: dict[int, int] = {}  # wait statuses, as the zygote reports exits
         self.harness_pid: int | None = None
+        self.launched = False  # started by PID 1 through the launcher, not by the zygote
+        self.pidfd: int | None = None  # the launched run's: readable once it has exited
         self.status: int | None = None  # self.pid's
         self.timed_out = False
         self.output_over = False
@@ -189,6 +192,40 @@ class Run:
         for fd in child_fds:
             self.close(fd)
         self.selector.register(self.host.zygote.sock, selectors.EVENT_READ, "zygote")
+
+    def launch(self, request: dict[str, Any], child_fds: list[int], program_fd: int | None) -> bool:
+        """Start the run through the launcher, PID 1's own child watched by a pidfd; False
+        if the launcher could not start it (the caller then asks the zygote)."""
+        launcher = self.host.launcher
+        if launcher is None or not launchable(request, child_fds):
+            return False
+        self.marks["spawn"] = time.monotonic()
+        try:
+            pid = launcher.spawn(request, child_fds, program_fd)
+        except OSError:
+            return False
+        self.pid, self.pids, self.launched = pid, [pid], True
+        try:
+            self.pidfd = os.pidfd_open(pid)
+        except OSError:  # it runs: it is watched by polling (probed at start, so not expected)
+            self.pidfd = None
+        self.marks["spawned"] = time.monotonic()
+        for fd in child_fds:
+            self.close(fd)
+        if self.pidfd is not None:
+            self.selector.register(self.pidfd, selectors.EVENT_READ, "exit")
+        return True
+
+    def reap_launched(self, block: bool) -> None:
+        """The launched run's wait status, once it has exited (or at once, `block`)."""
+        if self.pid is None or self.pid in self.statuses:
+            return
+        try:
+            pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            pid, status = self.pid, -1
+        if pid:
+            self.record_exit({"pid": pid, "status": status})
 
     def spawn_group(self, requests: list[dict[str, Any]], child_fds: list[list[int]]) -> None:
         """Processes that run side by side; the last one is the candidate (`self.pid`)."""
@@ -232,10 +269,15 @@ class Run:
             if left <= 0:
                 self.timed_out = True
                 return
-            for key, _ in self.selector.select(min(left, 1.0)):
+            polled = self.launched and self.pidfd is None  # no pidfd: look every 2 ms
+            for key, _ in self.selector.select(min(left, 0.002 if polled else 1.0)):
                 target = key.data
                 if target == "zygote":
                     self.record_exit(self.host.zygote.receive(timeout_s=1))
+                    if self.is_all_exited:
+                        self.selector.unregister(key.fd)
+                elif target == "exit":
+                    self.reap_launched(block=False)
                     if self.is_all_exited:
                         self.selector.unregister(key.fd)
                 elif target == "stdin" and stdin and pending is not None:
@@ -258,6 +300,8 @@ class Run:
                     if target.is_over and target.stops_run:
                         self.output_over = True
                         return
+            if polled:
+                self.reap_launched(block=False)
 
     def finish(self) -> list[str]:
         """Kill the run's group and every stray process; return anomalies (empty if clean)."""
@@ -273,6 +317,10 @@ class Run:
                 os.waitpid(self.harness_pid, 0)
         with contextlib.suppress(OSError):
             os.kill(zygote.pid, signal.SIGCONT)  # in case the candidate stopped it
+        if self.launched:
+            self.reap_launched(block=True)  # killed above: this does not wait long
+            if self.pidfd is not None:
+                os.close(self.pidfd)
         while not self.is_all_exited:
             reply = zygote.receive(timeout_s=2)
             self.record_exit(reply)
@@ -299,6 +347,8 @@ class ProcessHost:
         self.tmpfs_slack_bytes = int(config.get("tmpfs_slack_bytes", 1 << 20))
         self.is_clean = True
         self.zygote = Zygote()
+        # native runs start through the image's launcher (None: the zygote forks them)
+        self.launcher = Launcher.open() if config.get("is_launcher_enabled", True) else None
         self.attributes = self.snapshot()
 
     # -- cleanup
@@ -368,7 +418,9 @@ class ProcessHost:
                 anomalies.append("IPC objects could not be removed")
         except Exception as exc:
             anomalies.append(f"IPC wipe failed: {type(exc).__name__}")
-        self.is_clean = wipe_dir(WORK_ROOT, _WIPE_BUDGET_S) and wipe_dir(SHM_ROOT, 1.0)
+        self.is_clean = (
+            _left_nothing(WORK_ROOT) or wipe_dir(WORK_ROOT, _WIPE_BUDGET_S)
+        ) and wipe_dir(SHM_ROOT, 1.0)
         try:
             usage = os.statvfs(WORK_ROOT)
             used = (usage.f_blocks - usage.f_bfree) * usage.f_frsize
@@ -430,9 +482,14 @@ class ProcessHost:
         return {"mode": mode, "cwd": cwd, "rlimits": rlimits, "env": env, **extra}
 
     def run_process(
-        self, request: dict[str, Any], stdin_data: bytes, deadline: float
+        self,
+        request: dict[str, Any],
+        stdin_data: bytes,
+        deadline: float,
+        program_fd: int | None = None,
     ) -> ProcessOutcome:
-        """A program reading stdin (stdio tests, the compiler): exit status and capped output."""
+        """A program reading stdin (stdio tests, the compiler): exit status and capped output.
+        `program_fd`: the sealed memfd the program is exec'd from (the caller keeps it)."""
         run = Run(self, deadline)
         started = time.monotonic()
         anomalies: list[str] = []
@@ -441,7 +498,10 @@ class ProcessHost:
             out_r, out_w = run.pipe()
             err_r, err_w = run.pipe()
             stdout, stderr = run.capture(out_r), run.capture(err_r)
-            run.spawn(request, [stdin_r, out_w, err_w])
+            if not run.launch(request, [stdin_r, out_w, err_w], program_fd):
+                program = [] if program_fd is None else [program_fd]
+                request = {**request, "exec_fd": bool(program)}
+                run.spawn(request, [stdin_r, out_w, err_w, *program])
 
             def is_done() -> bool:
                 return run.status is not None and not stdout.is_open and not stderr.is_open
@@ -465,6 +525,22 @@ class ProcessHost:
             "anomalies": anomalies,
             "phases_ms": run.phases_ms(),
         }
+
+
+def _left_nothing(root: str) -> bool:
+    """The common case, checked in two calls: the run left its work dir empty, and nothing
+    else. True once that dir is removed and `root` is empty; otherwise the full wipe runs
+    (the statvfs check after it applies either way)."""
+    try:
+        os.rmdir(os.path.join(root, "w"))
+    except FileNotFoundError:
+        pass
+    except OSError:  # not empty, or not a directory: the full wipe
+        return False
+    try:
+        return not os.listdir(root)
+    except OSError:
+        return False
 
 
 def _live_session(pid: int) -> int | None:

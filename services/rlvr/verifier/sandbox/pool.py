@@ -18,6 +18,7 @@ from typing import Any
 from rlvr.verifier.sandbox.base import Sandbox, SandboxBackend, SandboxUnavailable
 
 log = logging.getLogger(__name__)
+FIRST = asyncio.FIRST_COMPLETED
 
 
 class SandboxPool:
@@ -36,6 +37,7 @@ class SandboxPool:
         self._live: set[Sandbox] = set()
         self._starting = 0
         self._wake = asyncio.Event()
+        self._changed = asyncio.Event()  # set (then replaced) when a start fails or it closes
         self._maintainer: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
         self._closed = False
@@ -61,6 +63,7 @@ class SandboxPool:
 
     async def close(self) -> None:
         self._closed = True
+        self._state_changed()
         if self._maintainer is not None:
             self._maintainer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -97,14 +100,37 @@ class SandboxPool:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise SandboxUnavailable(f"no sandbox became free in {self.acquire_timeout_s}s")
-            try:
-                # short waits so that a backend failing meanwhile is noticed quickly
-                sandbox = await asyncio.wait_for(self._idle.get(), min(left, 0.5))
-            except TimeoutError:
+            sandbox = await self._next_idle(left)
+            if sandbox is None:  # the pool failed or closed meanwhile, or the time is up
                 continue
             if sandbox.is_alive:
                 return sandbox
             self._retire(sandbox)
+
+    async def _next_idle(self, timeout_s: float) -> Sandbox | None:
+        """The next idle sandbox, or None when the pool's state changed first (a failed start,
+        a close) or `timeout_s` passed. Event-driven: a thousand items waiting for a sandbox
+        cost nothing until one is free (no periodic wake-ups to look at the pool again)."""
+        getting = asyncio.ensure_future(self._idle.get())
+        changed = asyncio.ensure_future(self._changed.wait())
+        try:
+            await asyncio.wait({getting, changed}, timeout=timeout_s, return_when=FIRST)
+        except BaseException:  # cancelled: a sandbox taken meanwhile goes back, not lost
+            changed.cancel()
+            if getting.done() and not getting.cancelled():
+                self._idle.put_nowait(getting.result())
+            getting.cancel()
+            raise
+        changed.cancel()
+        if getting.done() and not getting.cancelled():
+            return getting.result()
+        getting.cancel()
+        return None
+
+    def _state_changed(self) -> None:
+        """Wake every borrower waiting for a sandbox to look at the pool again."""
+        self._changed.set()
+        self._changed = asyncio.Event()
 
     def _give_back(self, sandbox: Sandbox) -> None:
         if self._closed:
@@ -158,6 +184,7 @@ class SandboxPool:
             self.last_error = str(exc)[:500]
             self.last_error_at = time.time()
             log.warning("sandbox start failed: %s", self.last_error)
+            self._state_changed()
             raise
         if self._closed:
             await self.backend.remove(sandbox)
@@ -187,5 +214,7 @@ class SandboxPool:
             "starting": self._starting,
             "started_total": self.started_total,
             "retired_total": self.retired_total,
+            # live sandboxes whose image has the native launcher (the rest fork each run)
+            "launcher_live": sum(bool(getattr(s, "has_launcher", False)) for s in self._live),
             "last_error": self.last_error,
         }

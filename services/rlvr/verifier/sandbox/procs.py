@@ -6,6 +6,7 @@ import builtins
 import collections
 import contextlib
 import ctypes
+import fcntl
 import json
 import os
 import stat
@@ -37,6 +38,25 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+# Seals that make a memfd immutable (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE).
+_ALL_SEALS = 0x1 | 0x2 | 0x4 | 0x8
+
+
+def sealed_memfd(name: str, data: bytes, mode: int) -> int:
+    """A read-only descriptor of an immutable in-memory file with `mode` (0o100: execute-only,
+    so a process exec'd from it is non-dumpable). Not in any file system the candidate sees."""
+    writable = os.memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    try:
+        write_all(writable, data)
+        fcntl.fcntl(writable, fcntl.F_ADD_SEALS, _ALL_SEALS)
+        # exec refuses a file that is open for writing (ETXTBSY): keep only a read-only one
+        readonly = os.open(f"/proc/self/fd/{writable}", os.O_RDONLY | os.O_CLOEXEC)
+        os.fchmod(readonly, mode)
+        return readonly
+    finally:
+        os.close(writable)
+
+
 def read_exact(fd: int, size: int) -> bytes | None:
     chunks = []
     while size:
@@ -58,8 +78,6 @@ def apply_rlimits(limits: dict[str, int]) -> None:
 
 def move_fds(fds: list[int]) -> None:
     """Place `fds` at 0, 1, 2, ... (in order) and close every other descriptor."""
-    import fcntl
-
     high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in fds]  # above the targets: no clobbering
     for target, fd in enumerate(high):
         os.dup2(fd, target, inheritable=True)
@@ -67,6 +85,27 @@ def move_fds(fds: list[int]) -> None:
     # per possible descriptor, ~10 ms; listing the open ones is ~50 µs.
     for name in os.listdir("/proc/self/fd"):
         if int(name) >= len(high):
+            with contextlib.suppress(OSError):
+                os.close(int(name))
+
+
+def place_fds(fds: list[int]) -> None:
+    """Place `fds` at 0, 1, 2, ... (in order) and close the originals: `move_fds` for a process
+    whose other descriptors are known to be none (the zygote's children: the zygote closed
+    everything else at start, `close_fds_but`). Listing /proc/self/fd in a fresh fork costs
+    ~0.3 ms of copy-on-write faults, per run."""
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for fd in fds]
+    for target, fd in enumerate(high):
+        os.dup2(fd, target, inheritable=True)
+    for fd in {*fds, *high}:
+        if fd >= len(fds):
+            os.close(fd)
+
+
+def close_fds_but(keep: set[int]) -> None:
+    """Close every descriptor not in `keep`."""
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) not in keep:
             with contextlib.suppress(OSError):
                 os.close(int(name))
 
@@ -180,11 +219,19 @@ def wipe_ipc(mqueue_root: str = "/dev/mqueue") -> tuple[int, bool]:
 
 
 def _sysv_ids(kind: str) -> list[int]:
-    try:
-        with open(f"/proc/sysvipc/{kind}", "rb") as handle:
-            rows = handle.read().splitlines()[1:]
+    try:  # read after every run: a bare descriptor, not a buffered file object
+        fd = os.open(f"/proc/sysvipc/{kind}", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return []
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+        rows = b"".join(chunks).splitlines()[1:]
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
     return [int(row.split()[1]) for row in rows if len(row.split()) > 1]
 
 

@@ -88,6 +88,17 @@ def shape_request(
     return {**request, "rlimits": rlimits, "env": {**request["env"], **env}}
 
 
+def native_binary(program: Program, artefact: dict[str, bytes]) -> bytes | None:
+    """The artefact's one executable when the program is run as `./name` (C, C++, Rust, Go):
+    it can then be exec'd from memory; None for an artefact of several files (Java's classes)
+    or one run by an interpreter."""
+    argv = program["run_argv"]
+    if len(artefact) != 1 or not argv:
+        return None
+    ((name, data),) = artefact.items()
+    return data if str(argv[0]) == f"./{name}" and "/" not in name else None
+
+
 def run_argv(program: Program, cwd: str) -> list[str]:
     """The run's argv with the program resolved (execve searches nothing): `./name` in the
     run's work dir, a bare name on the image's PATH."""

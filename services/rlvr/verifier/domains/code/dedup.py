@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,7 +46,7 @@ _ENTRY_OVERHEAD_BYTES = 512
 _NOT_VERDICT_FIELDS = {"id", "response", "code"}
 
 
-def verdict_key(item: CodeItem, program: str, job: dict[str, Any]) -> bytes | None:
+def verdict_key(item: CodeItem, program: str, job: Mapping[str, Any]) -> bytes | None:
     """SHA-256 of what decides `item`'s verdict; None when it cannot be serialized canonically
     (a Python caller's non-JSON argument): such an item is simply never deduplicated."""
     identity = {
@@ -141,7 +141,7 @@ class VerdictReuse:
     def is_enabled(self) -> bool:
         return self.is_batch_enabled or self.cache.is_enabled
 
-    def key(self, item: CodeItem, program: str, job: dict[str, Any]) -> bytes | None:
+    def key(self, item: CodeItem, program: str, job: Mapping[str, Any]) -> bytes | None:
         return verdict_key(item, program, job) if self.is_enabled else None
 
     @asynccontextmanager

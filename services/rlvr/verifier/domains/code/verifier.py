@@ -204,14 +204,18 @@ class CodeVerifier:
             return no_code_result(item, str(exc))
         if self.pool is None:
             return error_result(item, "code verifier disabled", 0.0)
-        job = await self._off_loop(build_job, item, code, self.settings)  # encodes the args
-        key = await self._off_loop(self.reuse.key, item, code, job)
+        # one hop off the loop for both: the job (it encodes the args) and its reuse key
+        job, key = await self._off_loop(self._job_and_key, item, code)
         async with self.reuse.claim(key, item, batch) as claim:
             if claim.copied is not None:
                 return claim.copied
             result = await self._run_job(item, job, started)
             claim.publish(result)
             return result
+
+    def _job_and_key(self, item: CodeItem, code: str) -> tuple[Job, bytes | None]:
+        job = build_job(item, code, self.settings)
+        return job, self.reuse.key(item, code, job)
 
     async def _run_job(self, item: CodeItem, job: Job, started: float) -> CodeResult:
         """Run the job (compiled once per distinct program) and judge its answer: the item's

@@ -31,6 +31,12 @@ class Outcome:
     message: str = ""
 
 
+def _is_being_cancelled() -> bool:
+    """Whether the awaiting task itself was cancelled (not only the pebble future under it)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 class WorkerPool:
     def __init__(self, workers: int, preload: Sequence[str] = ()) -> None:
         self.workers = workers
@@ -43,6 +49,9 @@ class WorkerPool:
         self.errors = 0
         self.in_flight = 0
         self.restarts = 0
+        self.moved = 0  # tasks taken back from a replaced pool before they started, run again
+        self._waiting: dict[int, set[Any]] = {}  # per pool (by id): its tasks' futures
+        self._moving: set[Any] = set()  # futures cancelled to move their task to a new pool
 
     def _new_pool(self) -> ProcessPool:
         context = multiprocessing.get_context("forkserver")
@@ -57,10 +66,22 @@ class WorkerPool:
             self._restart("pool was not active")
         self.submitted += 1
         self.in_flight += 1
-        pool = self._pool
-        future = pool.schedule(fn, args=list(args), timeout=timeout_s)
         try:
-            value = await asyncio.wrap_future(future)
+            while True:
+                pool = self._pool
+                future = pool.schedule(fn, args=list(args), timeout=timeout_s)
+                waiting = self._waiting.setdefault(id(pool), set())
+                waiting.add(future)
+                try:
+                    value = await asyncio.wrap_future(future)
+                    break
+                except asyncio.CancelledError:
+                    if future not in self._moving or _is_being_cancelled():
+                        raise
+                    self.moved += 1  # taken from a replaced pool before it started: again
+                finally:
+                    waiting.discard(future)
+                    self._moving.discard(future)
         except concurrent.futures.TimeoutError:
             self.timeouts += 1
             return Outcome("timeout", message=f"timed out after {timeout_s:g} s")
@@ -87,6 +108,7 @@ class WorkerPool:
 
     def _restart(self, why: str) -> None:
         log.warning("restarting math pool: %s", why)
+        self._waiting.pop(id(self._pool), None)  # stopped: its tasks end there
         try:
             self._pool.stop()
         except Exception:  # pragma: no cover - best effort on a broken pool
@@ -98,11 +120,16 @@ class WorkerPool:
         """A fresh pool for the next tasks. A worker killed from outside (the OOM killer, a
         signal) may have died holding the lock pebble's workers take tasks under; that lock is
         never released, and every later worker of that pool would wait on it. The old pool is
-        closed, not stopped: its queued tasks still finish where they can (stopping it would
-        cancel them under their awaiting items), and it goes once they are done."""
+        closed, not stopped: a task running there still finishes (stopping it would cancel it
+        under its awaiting item), and it goes once they are done."""
         log.warning("replacing math pool: %s", why)
         self._pool = self._new_pool()
         self.restarts += 1
+        # Its tasks no worker has taken yet would wait behind that lock: they move to the new
+        # pool (their `run` schedules them again). A task already running there stays.
+        for future in self._waiting.pop(id(pool), set()):
+            if not future.running() and future.cancel():
+                self._moving.add(future)
         try:
             pool.close()
         except Exception:  # pragma: no cover - best effort on a broken pool
@@ -132,6 +159,7 @@ class WorkerPool:
             "crashes": self.crashes,
             "errors": self.errors,
             "restarts": self.restarts,
+            "moved": self.moved,
         }
 
     def close(self) -> None:

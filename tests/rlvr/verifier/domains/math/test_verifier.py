@@ -152,6 +152,32 @@ async def test_worker_crash_is_an_error_and_the_pool_recovers() -> None:
         pool.close()
 
 
+async def test_tasks_waiting_in_a_replaced_pool_move_to_the_new_one() -> None:
+    """A pool is replaced when a worker dies mid-task (it may have held pebble's task lock, so
+    the old pool's queue may never move again): what no worker had taken runs in the new pool;
+    what was running finishes where it was."""
+    pool = WorkerPool(1)
+    try:
+        assert (await pool.run(abs, (-1,), 5.0)).value == 1  # the worker is up
+        running = asyncio.ensure_future(pool.run(time.sleep, (2.0,), 10.0))
+        while pool.stats()["in_flight"] < 1:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)  # the sleep has started in the only worker
+        queued = asyncio.ensure_future(pool.run(abs, (-3,), 10.0))
+        await asyncio.sleep(0.1)
+        pool._replace(pool._pool, "test: the old pool's queue is stuck")
+        started = time.perf_counter()
+        moved = await asyncio.wait_for(queued, 10)
+        waited = time.perf_counter() - started
+        assert moved.kind == "ok" and moved.value == 3, moved
+        assert waited < 1.5, f"the queued task waited {waited:.2f}s behind the old pool"
+        assert pool.stats()["moved"] == 1
+        finished = await asyncio.wait_for(running, 10)
+        assert finished.kind == "ok", finished  # the running task was not taken from its worker
+    finally:
+        pool.close()
+
+
 async def test_grader_exception_is_an_error_verdict() -> None:
     pool = WorkerPool(1)
     try:

@@ -1,0 +1,127 @@
+"""Native runs started by PID 1 through the image's launcher (stdlib only; runs inside sandboxes).
+
+A compiled binary, a compiler, a JVM or Node does not need the warm interpreter the zygote is
+kept for, only its rules. Forking that interpreter and setting the run up in Python costs ~2 ms
+before the exec, more than the whole run of a small native program; so where the image has the
+launcher (`docker/sandbox/launch.c`, a freestanding static binary in the read-only root), PID 1
+starts it with posix_spawn (vfork: nothing of PID 1's memory is copied, and PID 1 waits only
+until the launcher is exec'd). The launcher installs the zygote's seccomp filter on itself (a
+sealed memfd here), enters the work dir, sets the rlimits, resets signals, closes every other
+descriptor and execs the program: the run is bound exactly as a forked one. PID 1 learns of its
+exit from a pidfd, with no process in between.
+
+A launcher that is missing, writable by someone, or fails its start-up probe is not used: the
+zygote then forks every run, as before.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import resource
+import shutil
+import signal
+from typing import Any
+
+from rlvr.verifier.sandbox.procs import sealed_memfd, seccomp_program
+
+LAUNCHER_PATH = "/usr/local/libexec/rlvr-launch"
+# Descriptors of the launched process, after its stdin, stdout and stderr.
+FILTER_FD, PROGRAM_FD = 3, 4
+# Set to their default in the launched process (it resets the rest, glibc's own included).
+_DEFAULT_SIGNALS = sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
+
+
+def is_launcher_trusted(path: str) -> bool:
+    """A root-owned executable no one else can write (the root file system is read-only in a
+    sandbox; this also refuses a launcher someone could replace)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return info.st_uid == 0 and not info.st_mode & 0o022 and os.access(path, os.X_OK)
+
+
+def launchable(request: dict[str, Any], fds: list[int]) -> bool:
+    """Whether a zygote request can go through the launcher instead: a plain `exec` run on
+    stdin, stdout and stderr. Judges' binaries (`exec-fd`) and candidates confined beside an
+    interactor (their filter names their own pid) are forked."""
+    return request.get("mode") == "exec" and not request.get("confine_signals") and len(fds) == 3
+
+
+def launch_argv(path: str, request: dict[str, Any], has_program: bool) -> list[str]:
+    """`rlvr-launch CWD FILTER_FD EXEC_FD|- COUNT [RESOURCE VALUE]... PATH ARGV0 [ARG]...`"""
+    limits: list[str] = []
+    for name, value in request["rlimits"].items():
+        limits += [str(getattr(resource, f"RLIMIT_{name.upper()}")), str(int(value))]
+    argv = [str(word) for word in request["argv"]]
+    exec_fd = str(PROGRAM_FD) if has_program else "-"
+    head = [path, str(request["cwd"]), str(FILTER_FD), exec_fd, str(len(limits) // 2)]
+    return [*head, *limits, argv[0], *argv]
+
+
+class Launcher:
+    """PID 1's way to start native runs; `open` returns None where it cannot be used."""
+
+    def __init__(self, path: str, filter_program: bytes) -> None:
+        self.path = path
+        self.filter_fd = sealed_memfd("seccomp", filter_program, 0o400)
+
+    @classmethod
+    def open(cls, path: str = LAUNCHER_PATH) -> Launcher | None:
+        if not is_launcher_trusted(path):
+            return None
+        launcher = cls(path, seccomp_program(os.uname().machine))
+        if launcher.probe():
+            return launcher
+        launcher.close()
+        return None
+
+    def spawn(self, request: dict[str, Any], fds: list[int], program_fd: int | None) -> int:
+        """Start one run: `fds` become its stdin, stdout, stderr; `program_fd` (a sealed
+        memfd) is the binary it execs, else `request["argv"][0]`. Raises OSError."""
+        moved = [*fds, self.filter_fd] + ([program_fd] if program_fd is not None else [])
+        # dup2 in order onto 0, 1, 2, ...: a source among those numbers is first copied above
+        # them, so no action overwrites a descriptor a later one still reads
+        copies = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in moved if fd < len(moved)]
+        sources = iter(copies)
+        moved = [next(sources) if fd < len(moved) else fd for fd in moved]
+        actions = [(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(moved)]
+        argv = launch_argv(self.path, request, program_fd is not None)
+        environment = {str(k): str(v) for k, v in request["env"].items()}
+        try:
+            return os.posix_spawn(
+                self.path,
+                argv,
+                environment,
+                file_actions=actions,
+                setsid=True,
+                setsigmask=(),
+                setsigdef=_DEFAULT_SIGNALS,
+            )
+        finally:
+            for fd in copies:
+                os.close(fd)
+
+    def probe(self) -> bool:
+        """One launched run of `true` that must exit 0, watched through a pidfd as every run
+        is: a launcher built for another machine, a filter the kernel refuses, or an engine
+        without pidfds means forked runs instead."""
+        program = shutil.which("true", path="/usr/bin:/bin")
+        if program is None:
+            return False
+        null = os.open(os.devnull, os.O_RDWR)
+        request = {"cwd": "/", "rlimits": {"core": 0}, "argv": [program], "env": {}}
+        try:
+            pid = self.spawn(request, [null, null, null], None)
+            pidfd = os.pidfd_open(pid)
+            os.close(pidfd)
+            _, status = os.waitpid(pid, 0)
+        except OSError:
+            return False
+        finally:
+            os.close(null)
+        return os.waitstatus_to_exitcode(status) == 0
+
+    def close(self) -> None:
+        os.close(self.filter_fd)
