@@ -346,6 +346,7 @@ class ProcessHost:
         self.output_limit = int(config.get("output_limit_bytes", 1 << 20))
         self.tmpfs_slack_bytes = int(config.get("tmpfs_slack_bytes", 1 << 20))
         self.is_clean = True
+        self.prepared: list[str] = []  # the top-level files of the last work dir we made
         self.zygote = Zygote()
         # native runs start through the image's launcher (None: the zygote forks them)
         self.launcher = Launcher.open() if config.get("is_launcher_enabled", True) else None
@@ -419,7 +420,7 @@ class ProcessHost:
         except Exception as exc:
             anomalies.append(f"IPC wipe failed: {type(exc).__name__}")
         self.is_clean = (
-            _left_nothing(WORK_ROOT) or wipe_dir(WORK_ROOT, _WIPE_BUDGET_S)
+            _left_nothing(WORK_ROOT, self.prepared) or wipe_dir(WORK_ROOT, _WIPE_BUDGET_S)
         ) and wipe_dir(SHM_ROOT, 1.0)
         try:
             usage = os.statvfs(WORK_ROOT)
@@ -458,6 +459,7 @@ class ProcessHost:
         except OSError as exc:
             self.is_clean = False
             raise ContainerDirty(f"not run: the sandbox's work dir is unusable ({exc})") from exc
+        self.prepared = [name for name in files if "/" not in name]
         for name, data in files.items():
             path = os.path.join(work, name)
             if "/" in name:  # a compiled artefact's subdirectory (Java packages)
@@ -527,12 +529,24 @@ class ProcessHost:
         }
 
 
-def _left_nothing(root: str) -> bool:
-    """The common case, checked in two calls: the run left its work dir empty, and nothing
-    else. True once that dir is removed and `root` is empty; otherwise the full wipe runs
-    (the statvfs check after it applies either way)."""
+def _left_nothing(root: str, prepared: list[str]) -> bool:
+    """The common case, checked in a few calls: the work dir holds at most the files PID 1 put
+    there (`prepared`: the source, a copied artefact), and `root` nothing else. True once they
+    and the dir are removed and `root` is empty; anything more (a file the run made, a
+    directory where a file was) and the full wipe runs. The statvfs check after it applies
+    either way."""
+    work = os.path.join(root, "w")
+    for name in prepared:
+        try:
+            os.unlink(
+                os.path.join(work, name)
+            )  # a symlink put in its place: removed, never followed
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return False
     try:
-        os.rmdir(os.path.join(root, "w"))
+        os.rmdir(work)
     except FileNotFoundError:
         pass
     except OSError:  # not empty, or not a directory: the full wipe

@@ -94,7 +94,10 @@ def place_fds(fds: list[int]) -> None:
     whose other descriptors are known to be none (the zygote's children: the zygote closed
     everything else at start, `close_fds_but`). Listing /proc/self/fd in a fresh fork costs
     ~0.3 ms of copy-on-write faults, per run."""
-    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for fd in fds]
+    if min(fds, default=len(fds)) < len(fds):  # a source among the targets: copy them first
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for fd in fds]
+    else:
+        high = list(fds)
     for target, fd in enumerate(high):
         os.dup2(fd, target, inheritable=True)
     for fd in {*fds, *high}:

@@ -15,6 +15,7 @@ import pytest
 from rlvr.verifier.sandbox import asserts
 from rlvr.verifier.sandbox.procs import (
     install_seccomp,
+    place_fds,
     process_attributes,
     seccomp_program,
     signal_filter_program,
@@ -188,3 +189,45 @@ def test_a_reply_line_reaches_the_host_as_known_scalar_fields_only() -> None:
     assert _reply_fields(forged) == {"args": "[]", "raised": None, "ready": True}
     honest = {"value": '{"$t": "int", "v": "ff"}', "args": "[[1]]"}
     assert _reply_fields(honest) == honest
+
+
+@pytest.mark.parametrize("count", [3, 5])
+def test_place_fds_puts_each_descriptor_at_its_place_whatever_their_numbers(count: int) -> None:
+    # descriptors told apart by inode
+    files = [os.open(os.devnull, os.O_RDONLY) for _ in range(count)]
+    identities = [os.fstat(fd).st_ino for fd in files]
+    pipes = [os.pipe() for _ in range(count)]  # distinct inodes: a pipe per slot
+    sources = [read for read, _ in pipes]
+    sources.reverse()
+    expected = [os.fstat(fd).st_ino for fd in sources]
+    report_r, report_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            report = fcntl.fcntl(report_w, fcntl.F_DUPFD_CLOEXEC, 200)
+            # the last source moved onto the first target's number: a naive dup2 in order
+            # would overwrite it before it is read
+            os.dup2(sources[-1], 0)
+            os.close(sources[-1])
+            given = [*sources[:-1], 0]
+            place_fds(given)
+            seen = [os.fstat(fd).st_ino for fd in range(count)]
+            others = [fd for fd in given if fd >= count]
+            closed = all(_is_closed(fd) for fd in others)
+            os.write(report, repr((seen, closed)).encode())
+        finally:
+            os._exit(0)
+    os.close(report_w)
+    seen, closed = eval(os.read(report_r, 1 << 16).decode())  # our own child's repr
+    os.waitpid(pid, 0)
+    for fd in [*files, report_r] + [fd for pair in pipes for fd in pair]:
+        os.close(fd)
+    assert identities and seen == expected and closed
+
+
+def _is_closed(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
