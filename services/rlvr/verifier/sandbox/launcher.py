@@ -65,7 +65,10 @@ class Launcher:
 
     def __init__(self, path: str, filter_program: bytes) -> None:
         self.path = path
-        self.filter_fd = sealed_memfd("seccomp", filter_program, 0o400)
+        # above the numbers it is moved to in each run, so no run needs a copy of it first
+        low = sealed_memfd("seccomp", filter_program, 0o400)
+        self.filter_fd = fcntl.fcntl(low, fcntl.F_DUPFD_CLOEXEC, 64)
+        os.close(low)
 
     @classmethod
     def open(cls, path: str = LAUNCHER_PATH) -> Launcher | None:

@@ -259,10 +259,17 @@ class Run:
     def wait(self, is_done: Callable[[], bool], stdin: tuple[int, bytes] | None = None) -> None:
         """Pump pipes until `is_done()` or the deadline; stdin data is written as it drains."""
         pending = memoryview(stdin[1]) if stdin else None
-        if stdin and not stdin[1]:
+        if stdin and pending:
+            os.set_blocking(stdin[0], False)
+            try:  # what fits in the pipe now (a test's input, usually): no wake-up to write it
+                pending = pending[os.write(stdin[0], pending[: 1 << 16]) :]
+            except BlockingIOError:
+                pass
+            except OSError:  # the program closed its stdin already: it read what it wanted
+                pending = memoryview(b"")
+        if stdin and not pending:
             self.close(stdin[0])
         elif stdin:
-            os.set_blocking(stdin[0], False)
             self.selector.register(stdin[0], selectors.EVENT_WRITE, "stdin")
         while not is_done():
             left = self.remaining_s()
