@@ -20,16 +20,13 @@ import fcntl
 import os
 import resource
 import shutil
-import signal
 from typing import Any
 
-from rlvr.verifier.sandbox.procs import sealed_memfd, seccomp_program
+from rlvr.verifier.sandbox.procs import CATCHABLE_SIGNALS, sealed_memfd, seccomp_program
 
 LAUNCHER_PATH = "/usr/local/libexec/rlvr-launch"
 # Descriptors of the launched process, after its stdin, stdout and stderr.
 FILTER_FD, PROGRAM_FD = 3, 4
-# Set to their default in the launched process (it resets the rest, glibc's own included).
-_DEFAULT_SIGNALS = sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
 
 
 def is_launcher_trusted(path: str) -> bool:
@@ -100,7 +97,7 @@ class Launcher:
                 file_actions=actions,
                 setsid=True,
                 setsigmask=(),
-                setsigdef=_DEFAULT_SIGNALS,
+                setsigdef=CATCHABLE_SIGNALS,
             )
         finally:
             for fd in copies:

@@ -18,7 +18,6 @@ from typing import Any
 from rlvr.verifier.sandbox.base import Sandbox, SandboxBackend, SandboxUnavailable
 
 log = logging.getLogger(__name__)
-FIRST = asyncio.FIRST_COMPLETED
 
 
 class SandboxPool:
@@ -114,7 +113,9 @@ class SandboxPool:
         getting = asyncio.ensure_future(self._idle.get())
         changed = asyncio.ensure_future(self._changed.wait())
         try:
-            await asyncio.wait({getting, changed}, timeout=timeout_s, return_when=FIRST)
+            await asyncio.wait(
+                {getting, changed}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
+            )
         except BaseException:  # cancelled: a sandbox taken meanwhile goes back, not lost
             changed.cancel()
             if getting.done() and not getting.cancelled():

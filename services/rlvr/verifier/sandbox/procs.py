@@ -9,6 +9,7 @@ import ctypes
 import fcntl
 import json
 import os
+import signal
 import stat
 import struct
 import time
@@ -38,6 +39,8 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
+# Every signal a run starts with at its default: all but the two that cannot be caught.
+CATCHABLE_SIGNALS = sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
 # Seals that make a memfd immutable (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE).
 _ALL_SEALS = 0x1 | 0x2 | 0x4 | 0x8
 

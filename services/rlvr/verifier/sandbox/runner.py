@@ -27,6 +27,7 @@ from typing import Any
 
 from rlvr.verifier.sandbox.codec import CodecError, decode_value, encode_value
 from rlvr.verifier.sandbox.procs import (
+    CATCHABLE_SIGNALS,
     apply_rlimits,
     close_fds_but,
     install_exit_builtins,
@@ -40,8 +41,6 @@ from rlvr.verifier.sandbox.protocol import FAIL_EXIT_CODE
 
 WORK_ROOT = "/tmp"
 SOURCE_NAME = "solution"
-# every signal a run starts with at its default (PID 1 ignores some)
-_DEFAULT_SIGNALS = sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
 _DATA_NAME_LIMIT = 1 << 20
 # Modules candidates commonly import, imported once in the zygote so that no run pays for them.
 # Not `dataclasses` (it brings `inspect`, `ast`, `dis`: 2 MB of heap) nor `hashlib` (OpenSSL,
@@ -289,7 +288,7 @@ def zygote_main(sock: socket.socket) -> None:
     gc.freeze()  # keep the warm heap out of the children's collections (fewer copied pages)
     # Every run starts with every signal at its default: what PID 1 ignores, and Python's own
     # SIGINT, SIGPIPE and SIGXFSZ settings (set here once, inherited by every fork).
-    for sig in _DEFAULT_SIGNALS:
+    for sig in CATCHABLE_SIGNALS:
         if sig == signal.SIGINT or signal.getsignal(sig) is signal.SIG_IGN:
             signal.signal(sig, signal.SIG_DFL)
     # Every run is forked from here, so the filter binds them all (and what they exec): a
