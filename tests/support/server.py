@@ -40,7 +40,7 @@ class LiveService:
 def running_service(
     env: Mapping[str, str] | None = None, startup_timeout_s: float = 120.0
 ) -> Iterator[str]:
-    """Yield the base URL of a live `uvicorn` process serving `create_app_from_env`.
+    """Yield the base URL of a live `rlvr-verifier serve` process (uvicorn, `create_app_from_env`).
 
     `env` holds `VERIFIER_*` overrides. The process is terminated (then killed) on exit.
     """
@@ -59,22 +59,27 @@ def live_service(
     `port`: listen there (to restart a service where clients expect it); default a free one.
     """
     port = port or free_port()
-    full_env = {**NO_REUSE, **os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    full_env = {
+        **NO_REUSE,
+        "VERIFIER_LOG_LEVEL": "warning",
+        **os.environ,
+        "PYTHONUNBUFFERED": "1",
+        **(env or {}),
+    }
     log_path = Path(os.environ.get("RLVR_TEST_LOG_DIR", "/tmp")) / f"rlvr-verifier-{port}.log"
     log_file = log_path.open("w")
     process = subprocess.Popen(
+        # The deployment's own entry point, so the connection limits (`VERIFIER_SERVER__*`,
+        # `rlvr.verifier.connections`) are the ones under test.
         [
             sys.executable,
             "-m",
-            "uvicorn",
-            "rlvr.verifier.app:create_app_from_env",
-            "--factory",
+            "rlvr.verifier.cli",
+            "serve",
             "--host",
             "127.0.0.1",
             "--port",
             str(port),
-            "--log-level",
-            "warning",
         ],
         cwd=REPO_ROOT,
         env=full_env,

@@ -75,7 +75,20 @@ def serve(args: argparse.Namespace) -> None:
         port=args.port or settings.port,
         workers=args.workers or settings.workers,
         log_level=settings.log_level.lower(),
+        **connection_options(settings),
     )
+
+
+def connection_options(settings: VerifierSettings) -> dict[str, Any]:
+    """Uvicorn's options for what a connection may cost (`rlvr.verifier.connections` does the
+    rest: head size and count, read deadlines, the connection cap). `h11` is named only for a
+    deployment that swaps the protocol back to uvicorn's pure-Python one."""
+    server = settings.server
+    return {
+        "http": "rlvr.verifier.connections:GuardedHttpProtocol",
+        "timeout_keep_alive": server.keep_alive_timeout_s,
+        "h11_max_incomplete_event_size": server.max_header_bytes,
+    }
 
 
 def demo(args: argparse.Namespace) -> None:

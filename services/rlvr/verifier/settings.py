@@ -25,6 +25,33 @@ class LimitsSettings(BaseModel):
     max_tests_per_item: int = Field(1000, ge=1, description="Most tests in one `/code` item.")
 
 
+class ServerSettings(BaseModel):
+    """What one HTTP connection may cost before the app sees it (`rlvr-verifier serve`; see
+    `rlvr.verifier.connections`). Ray Serve's own proxy does not use these."""
+
+    max_header_bytes: int = Field(
+        64 * 1024, ge=1024, description="Largest request line + headers (431 past it)."
+    )
+    max_headers: int = Field(100, ge=8, description="Most header lines in one request (431).")
+    header_timeout_s: float = Field(
+        10.0, gt=0, description="Seconds for a request's head to arrive (408, closed, past it)."
+    )
+    body_timeout_s: float = Field(
+        120.0, gt=0, description="Seconds for a request's body to arrive after its head (408)."
+    )
+    keep_alive_timeout_s: float = Field(
+        5.0, gt=0, description="Seconds an idle kept-alive connection stays open between requests."
+    )
+    max_connections: int = Field(
+        1000,
+        ge=1,
+        description=(
+            "Most open connections per worker process; one more is answered 503 and closed. The "
+            "descriptor limit is raised to fit it (or it is lowered to fit the limit)."
+        ),
+    )
+
+
 class VerifierSettings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="VERIFIER_",
@@ -40,6 +67,7 @@ class VerifierSettings(BaseSettings):
     log_level: str = Field("info", description="Python log level.")
     api_key: str | None = Field(None, description="If set, requests must send it (X-API-Key).")
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
     math: MathSettings = Field(default_factory=MathSettings)
     code: CodeSettings = Field(default_factory=CodeSettings)
     lean: LeanSettings = Field(default_factory=LeanSettings)
