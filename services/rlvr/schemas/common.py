@@ -67,11 +67,18 @@ class ErrorResponse(BaseModel):
 
 class DomainHealth(BaseModel):
     ok: bool = Field(description="Whether this domain can verify items right now.")
+    offered: bool = Field(
+        True,
+        description=(
+            "False when this process will never serve the domain (disabled, or its toolchain or "
+            "image absent when it started): it does not count against `status`."
+        ),
+    )
     detail: str = Field("", description="Why not, when it cannot.")
     stats: dict[str, Any] = Field(default_factory=dict, description="Pool sizes, queue depth, …")
 
 
 class HealthResponse(BaseModel):
-    status: str = Field(description="`ok` when every domain is ok, else `degraded`.")
+    status: str = Field(description="`ok` when every offered domain is ok, else `degraded`.")
     version: str
     domains: dict[str, DomainHealth]

@@ -22,6 +22,7 @@ class takes no arguments (uvicorn builds it, and `workers > 1` imports it by nam
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import resource
 from functools import cache
@@ -82,10 +83,8 @@ def server_limits() -> ServerSettings:
 
 def refusal(status: int, message: str) -> bytes:
     """A complete `Connection: close` response, written before the connection is dropped."""
-    body = (
-        '{"error":{"code":"%s","message":"%s","request_id":null}}'
-        % (_REASONS[status].decode().lower().replace(" ", "_"), message)
-    ).encode()
+    code = _REASONS[status].decode().lower().replace(" ", "_")
+    body = json.dumps({"error": {"code": code, "message": message, "request_id": None}}).encode()
     head = b"HTTP/1.1 %d %s\r\n" % (status, _REASONS[status])
     return (
         head

@@ -80,7 +80,9 @@ class CodeVerifier:
     def health(self) -> DomainHealth:
         if self.pool is None:
             return DomainHealth(
-                ok=False, detail="code verifier disabled (VERIFIER_CODE__IS_ENABLED)"
+                ok=False,
+                offered=False,
+                detail="code verifier disabled (VERIFIER_CODE__IS_ENABLED)",
             )
         stats = {
             **self.pool.stats(),

@@ -289,8 +289,8 @@ class LeanVerifier:
         }
         if self.pool is not None:
             stats.update(self.pool.stats())
-        if self.unavailable:
-            return DomainHealth(ok=False, detail=self.unavailable, stats=stats)
+        if self.unavailable:  # decided at startup, for the life of the process: not offered
+            return DomainHealth(ok=False, offered=False, detail=self.unavailable, stats=stats)
         if self.pool is not None and self.pool.last_start_error:
             detail = f"the last REPL start failed: {self.pool.last_start_error}"
             return DomainHealth(ok=False, detail=detail, stats=stats)

@@ -130,6 +130,7 @@ class MathVerifier:
         return _unwrap(outcome)
 
     def health(self) -> DomainHealth:
+        alive = self.pool.ensure_alive()  # an idle worker killed: replaced now, not at next item
         stats = self.pool.stats()
         stats.update(
             self.admission.stats(),
@@ -139,7 +140,7 @@ class MathVerifier:
             fast_items=self.fast_items,
             slow_items=self.slow_items,
         )
-        ok = bool(stats["active"])
+        ok = alive and bool(stats["active"])
         return DomainHealth(ok=ok, detail="" if ok else "math worker pool is down", stats=stats)
 
 
@@ -193,7 +194,9 @@ def _error(item: MathItem, extracted: str | None, message: str, elapsed_s: float
 
 @asynccontextmanager
 async def open_math_verifier(settings: MathSettings) -> AsyncIterator[MathVerifier]:
-    pool = WorkerPool(settings.workers, preload=[_GRADER_MODULE])
+    pool = WorkerPool(
+        settings.workers, preload=[_GRADER_MODULE], drain_s=settings.max_timeout_s + 5.0
+    )
     try:
         await asyncio.to_thread(
             pool.warm_up, grade, (SlowJob("1", "1", False, False, None, None), Conventions()), 120.0

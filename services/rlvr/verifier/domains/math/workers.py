@@ -4,6 +4,12 @@ A task past its deadline has its worker process killed (SymPy can spin in C code
 or exception reaches it); a worker that dies is replaced by pebble and only its task fails.
 Workers come from a forkserver that has already imported SymPy and the grader, so a replacement
 starts in milliseconds.
+
+A pebble pool that is replaced keeps its manager threads and respawns its workers until it is
+*joined*, not only closed or stopped: every pool this one gives up is joined (in a thread of its
+own, after its running tasks end), so the processes alive stay at `workers`. Pebble also marks a
+pool broken when a worker dies while no task is running (an idle worker killed from outside);
+such a pool is replaced at once, by the next task or by the health check, whichever comes first.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,9 +45,13 @@ def _is_being_cancelled() -> bool:
 
 
 class WorkerPool:
-    def __init__(self, workers: int, preload: Sequence[str] = ()) -> None:
+    def __init__(self, workers: int, preload: Sequence[str] = (), drain_s: float = 30.0) -> None:
+        """`drain_s`: how long a replaced pool may keep running its tasks (the longest item
+        deadline) before it is stopped."""
         self.workers = workers
+        self.drain_s = drain_s
         self._preload = list(preload)
+        self._retiring: set[threading.Thread] = set()
         self._pool = self._new_pool()
         self.submitted = 0
         self.completed = 0
@@ -58,7 +69,9 @@ class WorkerPool:
         # pebble itself is preloaded too: a replacement worker unpickles pebble's worker loop,
         # and importing pebble there would cost ~0.2 s of the next item's deadline
         context.set_forkserver_preload(["pebble.pool.process", *self._preload])
-        return ProcessPool(max_workers=self.workers, context=context)
+        pool = ProcessPool(max_workers=self.workers, context=context)
+        _ = pool.active  # starts its workers now: a replacement is warm for the next item
+        return pool
 
     async def run(self, fn: Callable[..., Any], args: Sequence[Any], timeout_s: float) -> Outcome:
         """Run `fn(*args)` in a worker; the worker is killed if it runs past `timeout_s`."""
@@ -109,12 +122,42 @@ class WorkerPool:
     def _restart(self, why: str) -> None:
         log.warning("restarting math pool: %s", why)
         self._waiting.pop(id(self._pool), None)  # stopped: its tasks end there
+        old = self._pool
         try:
-            self._pool.stop()
+            old.stop()
         except Exception:  # pragma: no cover - best effort on a broken pool
             log.exception("stopping the broken pool failed")
         self._pool = self._new_pool()
         self.restarts += 1
+        self._retire(old, drain_s=0.0)
+
+    def _retire(self, pool: ProcessPool, drain_s: float) -> None:
+        """Join `pool` in the background (its workers and manager threads end): at once if it
+        is stopped, else after its running tasks, or `drain_s`, whichever comes first."""
+
+        def join() -> None:
+            try:
+                if drain_s > 0:
+                    try:
+                        pool.join(timeout=drain_s)
+                        return
+                    except TimeoutError:
+                        pool.stop()
+                pool.join()
+            except Exception:  # pragma: no cover - best effort on a broken pool
+                log.exception("joining a replaced math pool failed")
+            finally:
+                self._retiring.discard(thread)
+
+        thread = threading.Thread(target=join, name="math-pool-retire", daemon=True)
+        self._retiring.add(thread)
+        thread.start()
+
+    def ensure_alive(self) -> bool:
+        """Replace the pool if pebble gave it up (an idle worker killed): whether it serves."""
+        if not self._pool.active:
+            self._restart("pool was not active (a worker died while idle)")
+        return bool(self._pool.active)
 
     def _replace(self, pool: ProcessPool, why: str) -> None:
         """A fresh pool for the next tasks. A worker killed from outside (the OOM killer, a
@@ -134,6 +177,7 @@ class WorkerPool:
             pool.close()
         except Exception:  # pragma: no cover - best effort on a broken pool
             log.exception("closing the old pool failed")
+        self._retire(pool, drain_s=self.drain_s)
 
     def warm_up(self, fn: Callable[..., Any], args: Sequence[Any], timeout_s: float) -> None:
         """Start every worker now (blocking), so the first request does not pay for it."""
@@ -165,3 +209,5 @@ class WorkerPool:
     def close(self) -> None:
         self._pool.stop()
         self._pool.join(timeout=10)
+        for thread in list(self._retiring):
+            thread.join(timeout=self.drain_s + 10)
