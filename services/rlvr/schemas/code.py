@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
@@ -296,6 +296,8 @@ CodeTest = Annotated[
 
 
 class CodeItem(ItemScoring, JudgeOptions):
+    candidate_text_fields: ClassVar[tuple[str, ...]] = ("response", "code")
+
     id: str | None = Field(None, description="Caller's id, echoed in the result.")
     response: str | None = Field(
         None, description="A model output: the last fenced code block of `language` is taken."

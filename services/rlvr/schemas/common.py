@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -22,11 +22,44 @@ class Status(StrEnum):
     error = "error"
 
 
+def is_unicode_text(text: str) -> bool:
+    """Whether `text` can be written as UTF-8: a JSON string may hold a lone surrogate
+    (`"\\ud800"`), which no reply, file or pipe can carry."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def unicode_fields(values: dict[str, Any], skip: tuple[str, ...] = ()) -> None:
+    """ValueError naming the first text field (not in `skip`) that cannot be written as UTF-8."""
+    for name, value in values.items():
+        if type(value) is str and not value.isascii() and name not in skip:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise ValueError(
+                    f"`{name}` is not valid Unicode text ({exc.reason}, e.g. a lone \\ud800)"
+                ) from None
+
+
 class WireModel(BaseModel):
     """Base for request models: unknown fields and wrong JSON types (`"timeout_s": true`,
-    `"2"` for a number) are 422s, never silently coerced."""
+    `"2"` for a number) are 422s, never silently coerced; a text field that is not valid
+    Unicode (a lone surrogate) is a 422 naming it, in every domain."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+    # The candidate's own text: not valid Unicode is the candidate's fault, judged per item
+    # (`failed`) by the service, never a 422 for the batch.
+    candidate_text_fields: ClassVar[tuple[str, ...]] = ()
+
+    @model_validator(mode="after")
+    def _unicode_text(self) -> WireModel:
+        unicode_fields(self.__dict__, self.candidate_text_fields)
+        return self
 
 
 class ItemResult(BaseModel):

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import BaseModel, Field, model_validator
 
 from rlvr.schemas.common import ItemResult, WireModel
 
 
 class LeanItem(WireModel):
+    candidate_text_fields: ClassVar[tuple[str, ...]] = ("proof", "response")
+
     id: str | None = Field(None, description="Caller's id, echoed in the result.")
     statement: str = Field(
         description=(

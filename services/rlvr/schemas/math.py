@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import BaseModel, Field
 
 from rlvr.schemas.common import ItemResult, WireModel
 
 
 class MathItem(WireModel):
+    candidate_text_fields: ClassVar[tuple[str, ...]] = ("response",)
+
     id: str | None = Field(None, description="Caller's id, echoed in the result.")
     response: str = Field(
         description="The model's full output; the final answer is extracted from it."

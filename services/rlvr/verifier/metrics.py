@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
@@ -10,6 +11,7 @@ from rlvr.schemas.common import ItemResult
 
 # Label values stay bounded: any unknown path (a scanner's) is counted as "other".
 _KNOWN_PATHS = frozenset({"/math", "/code", "/lean", "/verify", "/openrlhf", "/health", "/metrics"})
+_PENDING_BATCHES = "rlvr_pending_batches"  # key in a request's ASGI state
 _LATENCY_BUCKETS_S = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60)
 
 
@@ -49,9 +51,24 @@ class ServiceMetrics:
             self.item_latency.labels(endpoint).observe(result.elapsed_s)
         self.request_latency.labels(endpoint).observe(elapsed_s)
 
-    def observe_request(self, path: str, status_code: int) -> None:
+    @staticmethod
+    def defer_batch(
+        state: dict[str, Any], endpoint: str, results: Sequence[ItemResult], elapsed_s: float
+    ) -> None:
+        """Hold a batch's verdicts until its response starts: a request that ends in a 500
+        (its response could not be sent) must not count its items as passed."""
+        state.setdefault(_PENDING_BATCHES, []).append((endpoint, results, elapsed_s))
+
+    def observe_request(
+        self, path: str, status_code: int, state: dict[str, Any] | None = None
+    ) -> None:
+        """Count a response; with it, the verdicts its handler deferred, if it is not a 5xx."""
         endpoint = path.strip("/") if path in _KNOWN_PATHS else "other"
         self.requests.labels(endpoint, str(status_code)).inc()
+        pending = (state or {}).pop(_PENDING_BATCHES, [])
+        if status_code < 500:
+            for batch_endpoint, results, elapsed_s in pending:
+                self.observe_batch(batch_endpoint, results, elapsed_s)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

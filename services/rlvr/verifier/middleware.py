@@ -7,16 +7,26 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger(__name__)
 
 _OPEN_PATHS = frozenset({"/health", "/metrics", "/docs", "/openapi.json", "/redoc"})
 
 
-class _BodyTooLarge(BaseException):
-    """BaseException so that the framework's body parser (`except Exception`) cannot swallow it."""
+class RequestTooLarge(BaseException):
+    """A request over a whole-body limit (bytes, objects): a 413 with `message`, sent by the
+    guard. BaseException so that the framework's body parser (`except Exception`, which would
+    make it a 400) cannot swallow it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 async def _send_error(send: Send, status: int, code: str, message: str, request_id: str) -> None:
@@ -57,13 +67,14 @@ class GuardMiddleware:
         app: ASGIApp,
         max_body_bytes: int,
         api_key: str | None,
-        on_response: Callable[[str, int], None] | None = None,
+        on_response: Callable[[str, int, dict[str, Any]], None] | None = None,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.api_key = api_key
-        # Called with (path, status code) for every response, the guard's own 401/413s included.
-        self.on_response = on_response or (lambda path, code: None)
+        # Called with (path, status code, the request's state) for every response, the guard's
+        # own 401/413/500s included.
+        self.on_response = on_response or (lambda path, code, state: None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -73,7 +84,7 @@ class GuardMiddleware:
 
         async def counted_send(message: Message) -> None:
             if message["type"] == "http.response.start":
-                self.on_response(path, int(message["status"]))
+                self.on_response(path, int(message["status"]), scope.setdefault("state", {}))
             await send(message)
 
         await self._guard(scope, receive, counted_send)
@@ -106,7 +117,7 @@ class GuardMiddleware:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    raise _BodyTooLarge
+                    raise RequestTooLarge(too_large)
             return message
 
         started = False
@@ -121,6 +132,13 @@ class GuardMiddleware:
 
         try:
             await self.app(scope, limited_receive, tagged_send)
-        except _BodyTooLarge:
+        except RequestTooLarge as exc:
             if not started:
-                await _send_error(send, 413, "payload_too_large", too_large, request_id)
+                await _send_error(send, 413, "payload_too_large", exc.message, request_id)
+        except Exception:
+            # Our own bug (an error handler's or a response's): answered here, inside the guard,
+            # so the 500 carries the request id and is counted like every other response.
+            log.exception("unhandled error (request_id=%s)", request_id)
+            if not started:
+                message = "internal error; see server logs"
+                await _send_error(send, 500, "internal_error", message, request_id)

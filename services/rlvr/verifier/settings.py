@@ -20,9 +20,33 @@ class LimitsSettings(BaseModel):
     max_body_bytes: int = Field(64 * 1024 * 1024, ge=1024, description="Largest request body.")
     max_batch_items: int = Field(4096, ge=1, description="Most items in one request.")
     max_item_chars: int = Field(
-        1_000_000, ge=1, description="Longest text field (response, code, expected output)."
+        1_000_000,
+        ge=1,
+        description=(
+            "Longest text field (response, code, expected output, ids, headers, checker and "
+            "interactor sources, a call test's `fn`, and its args / kwargs / expected as JSON)."
+        ),
     )
     max_tests_per_item: int = Field(1000, ge=1, description="Most tests in one `/code` item.")
+    max_tests_per_batch: int = Field(
+        100_000, ge=1, description="Most tests in one request, all items together."
+    )
+    max_json_objects: int = Field(
+        300_000,
+        ge=100,
+        description=(
+            "Most JSON objects (`{...}`) in one body, counted while parsing: what a body may "
+            "cost in memory, whatever its size in bytes."
+        ),
+    )
+    max_json_arrays: int = Field(
+        1_000_000,
+        ge=100,
+        description=(
+            "Most `[` characters in one body (arrays; brackets inside strings count too), "
+            "checked before parsing."
+        ),
+    )
 
 
 class ServerSettings(BaseModel):

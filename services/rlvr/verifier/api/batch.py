@@ -8,12 +8,55 @@ from typing import Any, TypeVar
 
 from fastapi import Request
 
-from rlvr.schemas.common import ItemResult
+from rlvr.schemas.common import ItemResult, Status, WireModel, is_unicode_text
+from rlvr.schemas.lean import LeanResult
+from rlvr.schemas.math import MathResult
 from rlvr.verifier.api.cancel import cancel_on_disconnect
 from rlvr.verifier.api.deps import enforce_batch_limits, get_limits, get_metrics
 from rlvr.verifier.domains.base import DomainVerifier
+from rlvr.verifier.domains.batching import item_result
 
 ResultT = TypeVar("ResultT", bound=ItemResult)
+
+# Domains whose verifiers expect valid Unicode in the candidate's text: an item whose text is
+# not (a lone surrogate) is judged here, `failed`, like /code's domain judges its own.
+_JUDGED_HERE: dict[str, type[ItemResult]] = {"math": MathResult, "lean": LeanResult}
+
+
+def undecodable_field(item: Any) -> str | None:
+    """The first of the item's candidate-text fields that is not valid Unicode, or None."""
+    for name in type(item).candidate_text_fields if isinstance(item, WireModel) else ():
+        value = getattr(item, name, None)
+        if isinstance(value, str) and not is_unicode_text(value):
+            return str(name)
+    return None
+
+
+async def judge_batch(
+    domain: str, verifier: DomainVerifier[Any, Any], items: Sequence[Any]
+) -> list[Any]:
+    """`verifier.verify_batch(items)`, except that an item whose candidate text is not valid
+    Unicode is `failed` here (its candidate wrote it); results in input order."""
+    result_type = _JUDGED_HERE.get(domain)
+    refused = {}
+    if result_type is not None:
+        for index, item in enumerate(items):
+            name = undecodable_field(item)
+            if name is not None:
+                refused[index] = name
+    if not refused:
+        return list(await verifier.verify_batch(items))
+    kept = [item for index, item in enumerate(items) if index not in refused]
+    judged = iter(await verifier.verify_batch(kept) if kept else ())
+    results = []
+    for index, item in enumerate(items):
+        if index in refused:
+            detail = f"the {refused[index]} is not valid Unicode text (a lone surrogate)"
+            assert result_type is not None
+            results.append(item_result(result_type, item.id, Status.failed, detail, 0.0))
+        else:
+            results.append(next(judged))
+    return results
 
 
 async def run_domain_batch(
@@ -23,12 +66,14 @@ async def run_domain_batch(
     items: Sequence[Any],
     text_fields: Sequence[str],
 ) -> list[ResultT]:
-    """413 for a batch over the limits; else one result per item, in order, counted in metrics.
+    """413 for a batch over the limits; else one result per item, in order, counted in metrics
+    once the response is under way (a request that ends in a 500 counts no verdicts).
 
     A client that disconnects cancels the batch (ClientDisconnected).
     """
     enforce_batch_limits(items, get_limits(request), text_fields)
     started = time.perf_counter()
-    results = list(await cancel_on_disconnect(request, verifier.verify_batch(items)))
-    get_metrics(request).observe_batch(endpoint, results, time.perf_counter() - started)
+    results = list(await cancel_on_disconnect(request, judge_batch(endpoint, verifier, items)))
+    elapsed_s = time.perf_counter() - started
+    get_metrics(request).defer_batch(request.scope["state"], endpoint, results, elapsed_s)
     return results

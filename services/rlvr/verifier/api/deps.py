@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
@@ -41,7 +42,11 @@ MetricsDep = Annotated[ServiceMetrics, Depends(get_metrics)]
 LimitsDep = Annotated[LimitsSettings, Depends(get_limits)]
 
 
-_TEST_TEXT_FIELDS = ("code", "stdin", "stdout")
+# Every text a test may carry, and the JSON values of a call test (measured as JSON text).
+_TEST_TEXT_FIELDS = ("code", "stdin", "stdout", "input", "fn", "group")
+_TEST_VALUE_FIELDS = ("args", "kwargs", "expected")
+# Texts every item may carry besides its domain's own (`text_fields`): echoed or elaborated.
+_ITEM_TEXT_FIELDS = ("id", "header")
 
 
 def _too_long(where: str, value: object, limit: int) -> None:
@@ -49,21 +54,46 @@ def _too_long(where: str, value: object, limit: int) -> None:
         raise PayloadTooLarge(f"{where} has {len(value)} characters; max_item_chars={limit}")
 
 
+def _value_too_long(where: str, value: object, limit: int) -> None:
+    """A JSON value (call args, expected) over `limit` characters once written as JSON
+    (json.dumps is C, linear). One nested too deeply to write is left to the domain, which
+    refuses it with its own message."""
+    if isinstance(value, str):
+        _too_long(where, value, limit)
+    elif isinstance(value, list | dict) and value:
+        try:
+            size = len(json.dumps(value))
+        except (RecursionError, ValueError, TypeError):
+            return
+        if size > limit:
+            raise PayloadTooLarge(f"{where} is {size} characters as JSON; max_item_chars={limit}")
+
+
 def enforce_batch_limits(
     items: Sequence[Any], limits: LimitsSettings, text_fields: Sequence[str]
 ) -> None:
-    """413 for a batch with too many items, tests or an over-long text field, naming the limit.
+    """413 for a batch with too many items or tests, or an over-long text field, naming the
+    limit.
 
-    Items of every domain pass through here (`/verify` too); a `tests` list is checked wherever
-    an item has one.
+    Items of every domain pass through here (`/verify` too); a `tests` list, a checker's or an
+    interactor's source are checked wherever an item has one.
     """
     if len(items) > limits.max_batch_items:
         raise PayloadTooLarge(
             f"batch has {len(items)} items; max_batch_items={limits.max_batch_items}"
         )
+    total_tests = sum(len(getattr(item, "tests", None) or ()) for item in items)
+    if total_tests > limits.max_tests_per_batch:
+        raise PayloadTooLarge(
+            f"batch has {total_tests} tests; max_tests_per_batch={limits.max_tests_per_batch}"
+        )
+    chars = limits.max_item_chars
     for index, item in enumerate(items):
-        for name in text_fields:
-            _too_long(f"items[{index}].{name}", getattr(item, name, None), limits.max_item_chars)
+        for name in (*text_fields, *_ITEM_TEXT_FIELDS):
+            _too_long(f"items[{index}].{name}", getattr(item, name, None), chars)
+        for judge in ("checker", "interactor"):
+            program = getattr(item, judge, None)
+            _too_long(f"items[{index}].{judge}.code", getattr(program, "code", None), chars)
         tests = getattr(item, "tests", None) or ()
         if len(tests) > limits.max_tests_per_item:
             raise PayloadTooLarge(
@@ -71,6 +101,8 @@ def enforce_batch_limits(
                 f"max_tests_per_item={limits.max_tests_per_item}"
             )
         for number, test in enumerate(tests):
+            where = f"items[{index}].tests[{number}]"
             for name in _TEST_TEXT_FIELDS:
-                where = f"items[{index}].tests[{number}].{name}"
-                _too_long(where, getattr(test, name, None), limits.max_item_chars)
+                _too_long(f"{where}.{name}", getattr(test, name, None), chars)
+            for name in _TEST_VALUE_FIELDS:
+                _value_too_long(f"{where}.{name}", getattr(test, name, None), chars)

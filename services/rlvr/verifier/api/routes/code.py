@@ -9,10 +9,11 @@ from fastapi import APIRouter, Depends, Request
 from rlvr.schemas.code import CodeRequest, CodeResponse
 from rlvr.schemas.common import ErrorResponse
 from rlvr.verifier.api.batch import run_domain_batch
+from rlvr.verifier.api.body import BoundedJsonRoute
 from rlvr.verifier.api.deps import domain_verifier
 from rlvr.verifier.domains.code.verifier import CodeVerifier
 
-router = APIRouter(tags=["code"])
+router = APIRouter(tags=["code"], route_class=BoundedJsonRoute)
 
 
 CodeVerifierDep = Annotated[CodeVerifier, Depends(domain_verifier("code"))]

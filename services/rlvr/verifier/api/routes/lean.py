@@ -9,10 +9,11 @@ from fastapi import APIRouter, Depends, Request
 from rlvr.schemas.common import ErrorResponse
 from rlvr.schemas.lean import LeanRequest, LeanResponse
 from rlvr.verifier.api.batch import run_domain_batch
+from rlvr.verifier.api.body import BoundedJsonRoute
 from rlvr.verifier.api.deps import domain_verifier
 from rlvr.verifier.domains.lean.verifier import LeanVerifier
 
-router = APIRouter(tags=["lean"])
+router = APIRouter(tags=["lean"], route_class=BoundedJsonRoute)
 
 
 LeanVerifierDep = Annotated[LeanVerifier, Depends(domain_verifier("lean"))]

@@ -9,10 +9,11 @@ from fastapi import APIRouter, Depends, Request
 from rlvr.schemas.common import ErrorResponse
 from rlvr.schemas.math import MathRequest, MathResponse
 from rlvr.verifier.api.batch import run_domain_batch
+from rlvr.verifier.api.body import BoundedJsonRoute
 from rlvr.verifier.api.deps import domain_verifier
 from rlvr.verifier.domains.math.verifier import MathVerifier
 
-router = APIRouter(tags=["math"])
+router = APIRouter(tags=["math"], route_class=BoundedJsonRoute)
 
 
 MathVerifierDep = Annotated[MathVerifier, Depends(domain_verifier("math"))]

@@ -29,14 +29,16 @@ from rlvr.schemas.verify import (
     label_text,
     response_of,
 )
+from rlvr.verifier.api.batch import judge_batch
+from rlvr.verifier.api.body import BoundedJsonRoute
 from rlvr.verifier.api.cancel import cancel_on_disconnect
 from rlvr.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
 from rlvr.verifier.errors import VerifierError
 from rlvr.verifier.metrics import ServiceMetrics
 
-router = APIRouter(tags=["mixed"])
+router = APIRouter(tags=["mixed"], route_class=BoundedJsonRoute)
 
-_TEXT_FIELDS = ("response", "answer", "code", "tests", "proof", "statement")
+_TEXT_FIELDS = ("response", "answer", "code", "proof", "statement")
 _ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorResponse},
     422: {"model": ErrorResponse},
@@ -76,8 +78,9 @@ async def verify_mixed(
 
     async def run(domain: str, indices: list[int]) -> list[VerifyResult]:
         started = time.perf_counter()
-        results = await verifiers[domain].verify_batch([items[i] for i in indices])
-        metrics.observe_batch(domain, results, time.perf_counter() - started)
+        results = await judge_batch(domain, verifiers[domain], [items[i] for i in indices])
+        elapsed_s = time.perf_counter() - started
+        metrics.defer_batch(request.scope["state"], domain, results, elapsed_s)
         return [tag_result(domain, r) for r in results]
 
     tasks = [asyncio.ensure_future(run(d, idx)) for d, idx in groups.items()]
