@@ -71,7 +71,12 @@ _SYNTAX = "changes how later text parses or elaborates (it could capture the tru
 
 _EVAL = "evaluates code at elaboration time (code run in the REPL can forge its replies)"
 _COMPILER = "trusts compiled code instead of the kernel (axiom Lean.ofReduceBool)"
-_SYNTAX_COMMAND = r"(?:\s*:\s*[\w.]+)?(?:\s*\(\s*\w+\s*:=[^()]*\))*\s*\""
+# What follows `infixl`/`prefix`/`postfix` in the command: a precedence (`:65`, `:max+1`,
+# `:(65)`, `:(max)`), `(name := …)` / `(priority := …)`, then the notation's string.
+_SYNTAX_COMMAND = (
+    r"(?:\s*:\s*(?:\([^()\"]*\)|[\w.]+)(?:\s*[+-]\s*\w+)?)?"
+    r"(?:\s*\(\s*\w+\s*:=[^()]*\))*\s*\""
+)
 
 _RULES: tuple[tuple[str, str, str], ...] = (
     ("import", _word("import"), "imports belong in the item's `header`"),
@@ -232,36 +237,66 @@ def normalize(source: str) -> str:
 
 
 def _line_of(text: str, index: int) -> int:
+    """1-based line of `index`. Called only to word a refusal (once per check), never per
+    match: counting from the start for every match made repeated `@[simp]` quadratic."""
     return text.count("\n", 0, index) + 1
 
 
 _MAX_ATTRIBUTE_CHARS = 20_000
 
 
-def _matching_bracket(text: str, open_index: int, *, literals: bool) -> int:
+class _ScanBudget:
+    """Bracket-scan steps left for one text (each step is one bracket, quote or literal)."""
+
+    def __init__(self, text_chars: int) -> None:
+        self.left = 4 * text_chars + 10_000
+
+    def spend(self) -> bool:
+        self.left -= 1
+        return self.left >= 0
+
+
+# What a bracket scan stops at: brackets, and with `literals` the starts of literals.
+_BRACKETS = re.compile(r"[\[\]()]")
+_BRACKETS_OR_LITERALS = re.compile(r"[\[\]()\"']")
+_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"?', re.DOTALL)
+_CONTINUES_NAME = re.compile(r"[\w'!?.]")
+
+
+def _matching_bracket(
+    text: str, open_index: int, *, literals: bool, budget: _ScanBudget | None = None
+) -> int:
     """Index of the `]` closing the `[` at `open_index` (len(text) if none).
 
-    The scan stops after `_MAX_ATTRIBUTE_CHARS` (the caller refuses such a list), so a text made
-    of unclosed `@[` costs linear time, not quadratic.
+    The scan stops after `_MAX_ATTRIBUTE_CHARS`, or when the shared `budget` is spent (-1: the
+    caller refuses such a list), and jumps from bracket to bracket with a regex, so a text made
+    of unclosed or deep `@[` costs linear time, not quadratic.
 
     With `literals`, brackets inside string literals and character literals (a `'` that does not
     continue an identifier) are skipped, as Lean's scanner skips them.
     """
+    budget = budget or _ScanBudget(len(text))
     depth, i = 0, open_index
     end = min(len(text), open_index + _MAX_ATTRIBUTE_CHARS)
-    while i < end:
+    stops = _BRACKETS_OR_LITERALS if literals else _BRACKETS
+    while True:
+        found = stops.search(text, i, end)
+        if found is None:
+            break
+        if not budget.spend():
+            return -1
+        i = found.start()
         char = text[i]
-        if literals and char == '"':
-            i += 1
-            while i < len(text) and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif literals and char == "'" and not (i and re.match(r"[\w'!?.]", text[i - 1])):
-            close = text.find("'", i + 2 if text[i + 1 : i + 2] == "\\" else i + 1)
-            if 0 < close - i <= 12:
-                i = close
+        if char == '"':
+            i = _STRING_REST.match(text, i + 1).end() - 1  # type: ignore[union-attr]
+        elif char == "'":
+            if not (i and _CONTINUES_NAME.match(text[i - 1])):
+                close = text.find("'", i + 2 if text[i + 1 : i + 2] == "\\" else i + 1)
+                if 0 < close - i <= 12:
+                    i = close
         elif char in "[(":
             depth += 1
-        elif char in "])":
+        else:
             depth -= 1
             if depth == 0:
                 return i
@@ -316,52 +351,90 @@ def _check_attribute_list(body: str, line: int) -> Refusal | None:
 
 
 def _check_attributes(text: str) -> Refusal | None:
-    """Every attribute list, nested ones included (each `(attr := …)` is found on its own)."""
+    """Every attribute list, nested ones included (each `(attr := …)` is found on its own).
+
+    The bracket scans share one budget proportional to the text: many unclosed or deep lists
+    cost linear time in all, not 20,000 steps each."""
+    budget = _ScanBudget(len(text))
     for match in _ATTR_START.finditer(text):
         nested = match.group(0).startswith("(")
         open_index = match.start() if nested else match.end() - 1
-        line = _line_of(text, match.start())
-        end = _matching_bracket(text, open_index, literals=True)
+        end = _matching_bracket(text, open_index, literals=True, budget=budget)
         if end < 0:
+            line = _line_of(text, match.start())
             return Refusal("@[...]", line, "attribute list too long to read")
-        if end != _matching_bracket(text, open_index, literals=False):
+        if end != _matching_bracket(text, open_index, literals=False, budget=budget):
+            line = _line_of(text, match.start())
             return Refusal("@[...]", line, "attribute list with brackets inside literals")
         body = text[match.end() : end] if nested else text[open_index + 1 : end]
-        refusal = _check_attribute_list(body, line)
+        refusal = _check_attribute_list(body, 0)
         if refusal:
-            return refusal
+            line = _line_of(text, match.start())
+            return Refusal(refusal.construct, line, refusal.reason)
     return None
 
 
+# What a submission defines that Lean could run: computational definitions. A theorem's value is
+# a proof, erased before any evaluation, so naming a helper lemma (`(h := my_lemma)`) is fine.
 _DEFINES = re.compile(
-    r"(?<![\w'.])(?:def|abbrev|instance|opaque|structure|class|inductive|theorem|lemma|axiom"
+    r"(?<![\w'.])(?:def|abbrev|instance|opaque|structure|class|inductive"
     r"|partial\s+def|noncomputable\s+def)\s+(?:\([^)]*\)\s*)?([^\s:({\[⦃]+)"
 )
-_CONFIG = re.compile(r"(?<![\w'.])config\s*:=")
+# `(config := t)`, and every `(item := t)`: Lean 4 tactics take their configuration as
+# `(maxSteps := f)`-style items too (and a named argument looks the same to a word search), and
+# Lean evaluates a configuration term while it elaborates.
+_CONFIG = re.compile(r"\(\s*[^\W\d][\w'.]*\s*:=")
 _IDENT = re.compile(r"[^\W\d][\w'!?.]*")
+_GROUPING = re.compile(r"[()\[\]{}]")
+# aesop's rule clauses that name a tactic to run: `aesop (add safe tactic t)`.
+_AESOP_TACTIC = re.compile(r"\(\s*(?:add|rule_sets)\b[^()]*?(?<![\w'.])tactic(?![\w'!?])")
+
+
+def _term_end(text: str, start: int, budget: _ScanBudget) -> int:
+    """End of the term that starts at `start` (the first unbalanced closing bracket), by
+    jumping from bracket to bracket; -1 once the shared budget is spent."""
+    depth = 0
+    limit = min(len(text), start + _MAX_ATTRIBUTE_CHARS)
+    for found in _GROUPING.finditer(text, start, limit):
+        if not budget.spend():
+            return -1
+        if found.group(0) in "([{":
+            depth += 1
+        elif depth == 0:
+            return found.start()
+        else:
+            depth -= 1
+    return limit
 
 
 def _check_config_terms(text: str) -> Refusal | None:
-    """A `(config := term)` is evaluated by Lean: it may not name code the submission defines."""
-    if "config" not in text:
+    """A configuration term is evaluated by Lean: it may not name code the submission defines.
+    Every `(name := term)` is read as one (a named argument too); the scans share one budget."""
+    found = _AESOP_TACTIC.search(text)
+    if found:
+        return Refusal(
+            "aesop (add … tactic …)",
+            _line_of(text, found.start()),
+            "runs a tactic the submission names as an aesop rule: " + _EVAL,
+        )
+    if ":=" not in text:
         return None
     defined = {m.group(1).split(".")[-1] for m in _DEFINES.finditer(text)}
+    if not defined:
+        return None
+    budget = _ScanBudget(len(text))
     for match in _CONFIG.finditer(text):
-        depth, i = 0, match.end()
-        while i < len(text) and i - match.end() < _MAX_ATTRIBUTE_CHARS:
-            if text[i] in "([{":
-                depth += 1
-            elif text[i] in ")]}":
-                if depth == 0:
-                    break
-                depth -= 1
-            i += 1
-        for name in _IDENT.findall(text[match.end() : i]):
+        end = _term_end(text, match.end(), budget)
+        if end < 0:
+            return Refusal(
+                ":=", _line_of(text, match.start()), "configuration terms too long to read"
+            )
+        for name in _IDENT.findall(text, match.end(), end):
             if name.split(".")[-1] in defined or name.split(".")[0] in defined:
                 return Refusal(
-                    "config :=",
+                    "config :=" if "config" in match.group(0) else match.group(0).strip("( "),
                     _line_of(text, match.start()),
-                    f"the config term names `{name}`, defined by the submission: " + _EVAL,
+                    f"the configuration term names `{name}`, defined by the submission: " + _EVAL,
                 )
     return None
 
@@ -369,30 +442,56 @@ def _check_config_terms(text: str) -> Refusal | None:
 _IMPORT_LINE = re.compile(r"^([ \t]*import)([^\n]*)", re.MULTILINE)
 
 
+# `_root_.IO.println` is `IO.println` resolved from the root namespace: a name is judged as
+# Lean resolves it, so the prefix goes before the search (after normalising: `«_root_».IO`).
+_ROOT_PREFIX = re.compile(r"(?<![\w'!?.])_root_\.")
+# A doc comment's body (up to its first `-/`: never past Lean's own end of it).
+_DOC_COMMENT = re.compile(r"/--(?:(?!-/).)*", re.DOTALL)
+# Rules whose words are prose in a doc comment and harmless even where Lean's error recovery
+# reads a doc comment's body as commands: an `initialize` action runs when a module that
+# declares it is imported, never while the file that declares it is elaborated.
+_PROSE_IN_DOCS = frozenset({"initialize"})
+
+
 def searched_text(source: str, *, allow_imports: bool = False) -> str:
-    """The text the rules search: Lean's code (or all of it, see `visible_code`), normalised."""
+    """The text the rules search: Lean's code (or all of it, see `visible_code`), normalised,
+    with `_root_.` prefixes resolved."""
+    return _searched(source, allow_imports=allow_imports)[0]
+
+
+def _searched(source: str, *, allow_imports: bool) -> tuple[str, bool]:
+    """`searched_text`, and whether comments and literals could be told apart from code."""
     code = visible_code(source)
     text = source if code is None else code
     if allow_imports:  # module names (`import Lean.Data`) are not code
         text = _IMPORT_LINE.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
-    return normalize(text)
+    return _ROOT_PREFIX.sub("", normalize(text)), code is not None
 
 
 def precheck(source: str, *, allow_imports: bool = False) -> Refusal | None:
-    """The first forbidden construct in `source`, or None when it may be sent to Lean."""
+    """The first forbidden construct in `source`, or None when it may be sent to Lean.
+
+    Linear in the length of `source` (every scan shares a budget proportional to it)."""
     control = _CONTROL.search(source)
     if control:
         char = control.group(0)
         return Refusal(
             repr(char), _line_of(source, control.start()), "control characters are refused"
         )
-    text = searched_text(source, allow_imports=allow_imports)
+    text, lexed = _searched(source, allow_imports=allow_imports)
+    # Doc comments blanked (their line breaks kept), for the rules that are prose there; only
+    # where the lexer could tell literals apart (else a `"/--"` string could hide code).
+    undocumented = (
+        _DOC_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+        if lexed and "/--" in text
+        else text
+    )
     for name, pattern, reason in _COMPILED:
         if (allow_imports and name == "import") or name == "meta code":
             continue
         if _NEEDLES.get(name, name) not in text:
             continue
-        found = pattern.search(text)
+        found = pattern.search(undocumented if name in _PROSE_IN_DOCS else text)
         if found:
             return Refusal(name, _line_of(text, found.start()), reason)
     refusal = _check_attributes(text) or _check_config_terms(text)

@@ -10,6 +10,7 @@ without waiting. Items are judged concurrently, as many at once as the pool has 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import re
@@ -127,6 +128,10 @@ def _result(
     )
 
 
+# Threads of the pre-check (pure Python, so more would only contend for the GIL).
+PRECHECK_THREADS = 2
+
+
 class LeanVerifier:
     def __init__(
         self, settings: LeanSettings, pool: ReplPool | None, unavailable: str | None = None
@@ -135,6 +140,7 @@ class LeanVerifier:
         self.pool = pool
         self.proof_crashes = 0  # REPLs killed by a submission (each crash, retried or not)
         self.admission = Admission("lean", settings.max_queue, "max_queue", settings.retry_after_s)
+        self._precheck_threads: concurrent.futures.ThreadPoolExecutor | None = None
         if not settings.is_enabled:
             unavailable = "disabled by settings (VERIFIER_LEAN__IS_ENABLED=false)"
         elif unavailable is None and not settings.is_sandboxed:
@@ -257,19 +263,39 @@ class LeanVerifier:
             log.exception("lean verification failed for item %s", job.index)
             return _result(job.item, Status.error, "internal error; see server logs", started)
 
-    def _prepare_all(self, items: Sequence[LeanItem], started: float) -> list[Job | LeanResult]:
-        return [self._prepare(i, item, started) for i, item in enumerate(items)]
+    async def _prepare_all(
+        self, items: Sequence[LeanItem], started: float
+    ) -> list[Job | LeanResult]:
+        """Each item's pre-check, on the verifier's own threads (not the default pool that math
+        and Docker calls share), one task per item: a batch whose client left is cancelled
+        there, and what no thread has started is dropped."""
+        if self._precheck_threads is None:
+            self._precheck_threads = concurrent.futures.ThreadPoolExecutor(
+                max_workers=PRECHECK_THREADS, thread_name_prefix="lean-precheck"
+            )
+        loop = asyncio.get_running_loop()
+        return list(
+            await asyncio.gather(
+                *(
+                    loop.run_in_executor(self._precheck_threads, self._prepare, i, item, started)
+                    for i, item in enumerate(items)
+                )
+            )
+        )
+
+    def close(self) -> None:
+        """Stop the pre-check threads (what is queued there is dropped)."""
+        if self._precheck_threads is not None:
+            self._precheck_threads.shutdown(wait=False, cancel_futures=True)
 
     async def verify_batch(self, items: Sequence[LeanItem]) -> list[LeanResult]:
         started = time.perf_counter()
-        # The pre-check is pure CPU (about a second for a megabyte of text): off the event loop.
-        prepared = await asyncio.to_thread(self._prepare_all, items, started)
-        jobs = [p for p in prepared if isinstance(p, Job)]
-        if jobs and (self.unavailable or self.pool is None):
+        if self.unavailable or self.pool is None:  # before any work: nothing here can run
             detail = self.unavailable or "the Lean pool is not running"
-            for job in jobs:
-                prepared[job.index] = _result(job.item, Status.error, detail, started)
-            jobs = []
+            return [_result(item, Status.error, detail, started) for item in items]
+        # The pre-check is pure CPU (linear; about a second for a megabyte): off the event loop.
+        prepared = await self._prepare_all(items, started)
+        jobs = [p for p in prepared if isinstance(p, Job)]
         if jobs:
             # Overloaded -> 503 for the whole batch; the places come back however the batch ends
             async with self.admission.admit(len(jobs)):
@@ -334,6 +360,7 @@ async def open_lean_verifier(settings: LeanSettings) -> AsyncIterator[LeanVerifi
     try:
         yield verifier
     finally:
+        verifier.close()
         prewarm.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await prewarm

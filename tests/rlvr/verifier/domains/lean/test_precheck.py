@@ -288,3 +288,78 @@ def test_precheck_stays_linear_on_a_megabyte_of_adversarial_text(text: str) -> N
     started = time.perf_counter()
     precheck(text)
     assert time.perf_counter() - started < 30.0
+
+
+# ---------------------------------------------------------------- issue 21, items 14-16
+
+# Names judged as Lean resolves them: `_root_.X` is `X` from the root namespace.
+ROUND_THREE_REFUSED = [
+    ('theorem t : True := by\n  have := _root_.IO.println "x"\n  trivial', "meta code"),
+    ("def e := _root_.Lean.Meta.evalExpr", "meta code"),
+    ("def u := _root_.unsafeBaseIO (pure 1)", "meta code"),
+    ("def m : _root_.Lean.Elab.Tactic.TacticM Unit := pure ()", "meta code"),
+    ("def m := «_root_».IO.println", "meta code"),
+    ("def m := @_root_.IO.println", "meta code"),
+    ("open _root_.Lean in\ndef x := 1", "meta code"),
+    # Configuration items Lean evaluates, in every spelling.
+    ("def f := 3\ntheorem t : True := by simp (maxSteps := f)", "maxSteps :="),
+    ("def f := 3\ntheorem t : True := by simp (config := { maxSteps := f })", "config :="),
+    ("def f := 3\ntheorem t : True := by omega (config := (f))", "config :="),
+    ("theorem t : True := by aesop (add safe tactic t)", "aesop (add … tactic …)"),
+    ("theorem t : True := by aesop (add norm 5 tactic my_tac)", "aesop (add … tactic …)"),
+    # Parenthesised precedences are precedences.
+    ('infixl:(65) " +++ " => Nat.add', "infix"),
+    ('prefix:(max) "√" => Nat.sqrt', "prefix"),
+    ('postfix:(max + 1) "!" => Nat.factorial', "postfix"),
+    ('infixr:max+1 " ^^ " => Nat.pow', "infix"),
+    # A doc comment is prose for `initialize`, but an `initialize` after it is code.
+    ("/-- doc -/ initialize x : Nat ← pure 1", "initialize"),
+]
+
+ROUND_THREE_HONEST = [
+    "/-- We initialize the sum at zero. -/\ntheorem t : 0 + 0 = 0 := rfl",
+    "/-- Initialize: the base case.\n  initialize the induction -/\ntheorem t : True := trivial",
+    # A named argument that names a helper lemma (a proof, never evaluated) is fine.
+    "theorem h : 1 = 1 := rfl\ntheorem t : 1 = 1 := by exact Eq.trans (b := 1) h rfl",
+    "theorem t (n : Nat) : n + 0 = n := by simp (config := { decide := true })",
+    "theorem t : True := by aesop (add safe apply True.intro)",
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "construct"), ROUND_THREE_REFUSED, ids=[s[:30] for s, _ in ROUND_THREE_REFUSED]
+)
+def test_round_three_constructs_are_refused(source: str, construct: str) -> None:
+    refusal = precheck(source)
+    assert refusal is not None, source
+    assert refusal.construct == construct, refusal
+
+
+@pytest.mark.parametrize("source", ROUND_THREE_HONEST)
+def test_round_three_honest_sources_pass(source: str) -> None:
+    assert precheck(source) is None
+
+
+def test_a_refusal_after_many_attribute_lists_names_its_line() -> None:
+    source = "@[simp] theorem a : True := trivial\n" * 1000 + "@[tactic foo] def b := 1\n"
+    refusal = precheck(source)
+    assert refusal is not None and refusal.line == 1001
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "@[simp] theorem a : True := trivial\n" * 11_000,  # 400 KB: was quadratic (7.5 s)
+        "def f := 1\n" + "(config := " * 8000,  # 88 KB: was 20,000 steps a match (44 s)
+        "def f := 1\n" + "(maxSteps := " * 6800,
+        "def f := 1\n" + "(config := (" * 8000,
+        "@[simp] " + "(attr := " * 9000,
+        "/-- " + "initialize " * 40_000 + "-/",
+    ],
+    ids=["repeated-simp", "config", "config-items", "config-deep", "nested-attr", "doc-prose"],
+)
+def test_the_precheck_is_linear_on_round_three_texts(text: str) -> None:
+    """Measured before the fix: 3.2 s and 93 s for the first two on this (shared) machine."""
+    started = time.perf_counter()
+    precheck(text)
+    assert time.perf_counter() - started < 5.0
