@@ -56,6 +56,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
     app.add_middleware(
         GuardMiddleware,
         max_body_bytes=settings.limits.max_body_bytes,
+        max_bodies_in_flight_bytes=settings.limits.max_bodies_in_flight_bytes,
         api_key=settings.api_key,
         on_response=app.state.metrics.observe_request,
     )

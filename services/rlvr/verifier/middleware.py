@@ -1,4 +1,5 @@
-"""Pure-ASGI middleware: request ids, the body-size limit and optional API-key authentication.
+"""Pure-ASGI middleware: request ids, body limits (each, and all in flight together), the 500 of
+our own bugs, and optional API-key authentication.
 
 Pure ASGI (not BaseHTTPMiddleware) because it sits on the hot path of every batch.
 """
@@ -29,21 +30,30 @@ class RequestTooLarge(BaseException):
         self.message = message
 
 
-async def _send_error(send: Send, status: int, code: str, message: str, request_id: str) -> None:
+class _BodiesInFlight(RequestTooLarge):
+    """The bodies of all requests being handled would exceed `max_bodies_in_flight_bytes`: a
+    503 with Retry-After (each body alone is within its limit; together they are memory)."""
+
+
+async def _send_error(
+    send: Send,
+    status: int,
+    code: str,
+    message: str,
+    request_id: str,
+    retry_after_s: int | None = None,
+) -> None:
     body = json.dumps(
         {"error": {"code": code, "message": message, "request_id": request_id}}
     ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"x-request-id", request_id.encode()),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"x-request-id", request_id.encode()),
+    ]
+    if retry_after_s is not None:
+        headers.append((b"retry-after", str(retry_after_s).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -60,17 +70,21 @@ def _key_matches(headers: dict[bytes, bytes], key: bytes) -> bool:
 
 
 class GuardMiddleware:
-    """Assigns X-Request-ID, enforces `max_body_bytes` (413) and the API key (401)."""
+    """Assigns X-Request-ID, enforces `max_body_bytes` (413), `max_bodies_in_flight_bytes`
+    (503 + Retry-After) and the API key (401), and answers our own bugs' 500s."""
 
     def __init__(
         self,
         app: ASGIApp,
         max_body_bytes: int,
         api_key: str | None,
+        max_bodies_in_flight_bytes: int = 2**62,
         on_response: Callable[[str, int, dict[str, Any]], None] | None = None,
     ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        self.max_bodies_in_flight_bytes = max_bodies_in_flight_bytes
+        self.bodies_in_flight_bytes = 0  # over every request of this process being handled
         self.api_key = api_key
         # Called with (path, status code, the request's state) for every response, the guard's
         # own 401/413/500s included.
@@ -88,6 +102,9 @@ class GuardMiddleware:
             await send(message)
 
         await self._guard(scope, receive, counted_send)
+
+    def _fits(self, declared: int) -> bool:
+        return self.bodies_in_flight_bytes + declared <= self.max_bodies_in_flight_bytes
 
     async def _guard(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
@@ -109,15 +126,27 @@ class GuardMiddleware:
             await _send_error(send, 413, "payload_too_large", too_large, request_id)
             return
 
+        busy = (
+            f"request bodies in flight would exceed max_bodies_in_flight_bytes="
+            f"{self.max_bodies_in_flight_bytes}; retry"
+        )
+        if declared is not None and declared.isdigit() and not self._fits(int(declared)):
+            await _send_error(send, 503, "overloaded", busy, request_id, retry_after_s=1)
+            return
+
         received = 0
 
         async def limited_receive() -> Message:
             nonlocal received
             message = await receive()
             if message["type"] == "http.request":
-                received += len(message.get("body", b""))
+                chunk = len(message.get("body", b""))
+                received += chunk
+                self.bodies_in_flight_bytes += chunk
                 if received > limit:
                     raise RequestTooLarge(too_large)
+                if self.bodies_in_flight_bytes > self.max_bodies_in_flight_bytes:
+                    raise _BodiesInFlight(busy)
             return message
 
         started = False
@@ -135,6 +164,9 @@ class GuardMiddleware:
         except RequestTooLarge as exc:
             if not started:
                 await _send_error(send, 413, "payload_too_large", exc.message, request_id)
+        except _BodiesInFlight as exc:
+            if not started:
+                await _send_error(send, 503, "overloaded", exc.message, request_id, 1)
         except Exception:
             # Our own bug (an error handler's or a response's): answered here, inside the guard,
             # so the 500 carries the request id and is counted like every other response.
@@ -142,3 +174,6 @@ class GuardMiddleware:
             if not started:
                 message = "internal error; see server logs"
                 await _send_error(send, 500, "internal_error", message, request_id)
+        finally:
+            # A body is held (read, parsed, validated) until its request ends.
+            self.bodies_in_flight_bytes -= received

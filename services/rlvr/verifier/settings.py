@@ -18,6 +18,14 @@ class LimitsSettings(BaseModel):
     """Whole-request limits; exceeding one is a 413 that names the limit."""
 
     max_body_bytes: int = Field(64 * 1024 * 1024, ge=1024, description="Largest request body.")
+    max_bodies_in_flight_bytes: int = Field(
+        512 * 1024 * 1024,
+        ge=1024,
+        description=(
+            "Most bytes of request bodies held at once by one worker process, all requests "
+            "together (a body is held until its request ends): past it, 503 + Retry-After."
+        ),
+    )
     max_batch_items: int = Field(4096, ge=1, description="Most items in one request.")
     max_item_chars: int = Field(
         1_000_000,

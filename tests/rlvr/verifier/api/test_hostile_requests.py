@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -270,3 +271,37 @@ def test_a_500_carries_a_request_id_is_counted_and_counts_no_items() -> None:
     rendered = metrics.render().decode()
     assert 'rlvr_requests_total{code="500",endpoint="math"} 1.0' in rendered
     assert 'rlvr_items_total{endpoint="math",status="passed"}' not in rendered
+
+
+# ---------------------------------------------------------------- 11. bodies together
+
+
+def test_bodies_in_flight_are_bounded_together_and_health_still_answers() -> None:
+    """Each body within `max_body_bytes`, but many at once are memory: past
+    `max_bodies_in_flight_bytes` (30 MB here) a request is a 503 with Retry-After, before its
+    body is read; /health (no body) answers; once the held body is gone, requests pass."""
+    env = {**ENV, "VERIFIER_LIMITS__MAX_BODIES_IN_FLIGHT_BYTES": "30000000"}
+    small = json.dumps({"items": [MATH]}).encode()
+    padded = small + b" " * 15_000_000
+    with live_service(env) as live:
+        host, port = live.url.removeprefix("http://").split(":")
+        held = socket.create_connection((host, int(port)), timeout=30)
+        held.sendall(
+            b"POST /math HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 20000000\r\n\r\n" + small + b" " * 19_000_000
+        )
+        time.sleep(1.5)  # the service has read (and holds) what was sent
+        try:
+            refused = post_raw(live.url, "/math", padded)
+            assert refused.status_code == 503, refused.text[:300]
+            assert refused.headers["retry-after"] == "1"
+            error = refused.json()["error"]
+            assert error["code"] == "overloaded" and error["request_id"]
+            assert "max_bodies_in_flight_bytes=30000000" in error["message"]
+            assert httpx.get(f"{live.url}/health", timeout=10).status_code == 200
+        finally:
+            held.close()
+        time.sleep(1.0)
+        passed = post_raw(live.url, "/math", padded)
+        assert passed.status_code == 200, passed.text[:300]
+        assert passed.json()["results"][0]["status"] == "passed"
