@@ -7,7 +7,7 @@ sockets still hold descriptors). This subclass adds, before the app or the API-k
 anything:
 
 - `max_header_bytes` / `max_headers`: a request line + headers over either is a 431, closed;
-  at most one read (64 KiB) past the limit is ever buffered;
+  at most one socket read (asyncio reads up to 256 KiB) past the limit is ever buffered;
 - `header_timeout_s`: a connection's request head must arrive within it of the connection (or
   of the request's first byte, for later requests on a kept-alive connection), else 408, closed;
 - `body_timeout_s`: a declared body must arrive within it of the head (slow bodies), else 408;

@@ -39,12 +39,11 @@ async def judge_batch(
     Unicode is `failed` here (its candidate wrote it); results in input order."""
     result_type = _JUDGED_HERE.get(domain)
     refused = {}
-    if result_type is not None:
-        for index, item in enumerate(items):
-            name = undecodable_field(item)
-            if name is not None:
-                refused[index] = name
-    if not refused:
+    for index, item in enumerate(items if result_type is not None else ()):
+        name = undecodable_field(item)
+        if name is not None:
+            refused[index] = name
+    if result_type is None or not refused:
         return list(await verifier.verify_batch(items))
     kept = [item for index, item in enumerate(items) if index not in refused]
     judged = iter(await verifier.verify_batch(kept) if kept else ())
@@ -52,7 +51,6 @@ async def judge_batch(
     for index, item in enumerate(items):
         if index in refused:
             detail = f"the {refused[index]} is not valid Unicode text (a lone surrogate)"
-            assert result_type is not None
             results.append(item_result(result_type, item.id, Status.failed, detail, 0.0))
         else:
             results.append(next(judged))
