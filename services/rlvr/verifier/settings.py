@@ -40,7 +40,7 @@ class LimitsSettings(BaseModel):
         100_000, ge=1, description="Most tests in one request, all items together."
     )
     max_json_objects: int = Field(
-        300_000,
+        150_000,
         ge=100,
         description=(
             "Most JSON objects (`{...}`) in one body, counted while parsing: what a body may "
