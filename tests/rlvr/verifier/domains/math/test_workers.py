@@ -4,6 +4,7 @@ psutil, and the live service's /health."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import threading
@@ -29,6 +30,17 @@ def workers_of(root: psutil.Process) -> list[psutil.Process]:
         except psutil.NoSuchProcess:
             continue
     return found
+
+
+def kill_one(workers: list[psutil.Process]) -> None:
+    """SIGKILL the first of `workers` still alive (one may have ended since it was listed)."""
+    for worker in workers:
+        try:
+            worker.kill()
+            return
+        except psutil.NoSuchProcess:
+            continue
+    raise AssertionError("no live worker to kill")
 
 
 def post_into(url: str, body: dict[str, object], replies: list[httpx.Response]) -> None:
@@ -69,10 +81,8 @@ async def test_an_idle_worker_killed_keeps_the_pool_healthy_and_bounded() -> Non
     try:
         assert (await pool.run(abs, (-1,), 5.0)).value == 1
         for _ in range(4):
-            workers = await asyncio.to_thread(workers_of, me)
-            assert workers
-            workers[0].kill()
-            workers[0].wait(5)
+            assert await asyncio.to_thread(settle, me, 2) == 2
+            await asyncio.to_thread(kill_one, workers_of(me))
             await asyncio.sleep(0.5)  # pebble notices the death and gives the pool up
             assert pool.ensure_alive()
             assert pool.stats()["active"] is True
@@ -91,7 +101,8 @@ def test_the_live_service_keeps_its_worker_count_and_health() -> None:
         root = psutil.Process(service.process.pid)
         assert settle(root, 2) == 2
         for _ in range(4):  # idle deaths
-            workers_of(root)[0].kill()
+            assert settle(root, 2) == 2  # the last replaced pool's workers are gone
+            kill_one(workers_of(root))
             time.sleep(0.5)
             health = httpx.get(f"{service.url}/health", timeout=10).json()
             assert health["domains"]["math"]["ok"] is True, health["domains"]["math"]
@@ -102,7 +113,8 @@ def test_the_live_service_keeps_its_worker_count_and_health() -> None:
             thread.start()
             time.sleep(1.5)
             for worker in workers_of(root):
-                worker.send_signal(signal.SIGKILL)
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    worker.send_signal(signal.SIGKILL)
             thread.join(30)
             result = replies[0].json()["results"][0]
             assert result["status"] == "error" and "exit code" in result["detail"], result
