@@ -86,6 +86,9 @@ def connection_options(settings: VerifierSettings) -> dict[str, Any]:
     server = settings.server
     return {
         "http": "rlvr.verifier.connections:GuardedHttpProtocol",
+        # No endpoint speaks WebSocket: an upgrade would hand the socket to a protocol that the
+        # head and body deadlines do not cover.
+        "ws": "none",
         "timeout_keep_alive": server.keep_alive_timeout_s,
         "h11_max_incomplete_event_size": server.max_header_bytes,
     }

@@ -128,6 +128,18 @@ def test_a_head_within_the_limits_is_served(service: LiveService) -> None:
     assert httpx.get(f"{service.url}/health", headers=headers, timeout=10).status_code == 200
 
 
+def test_a_websocket_upgrade_is_plain_http(service: LiveService) -> None:
+    """No endpoint speaks WebSocket: an upgrade request is answered as HTTP, on the protocol
+    whose deadlines hold."""
+    sock = connect(service.url)
+    sock.sendall(
+        b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+        b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    )
+    reply = read_reply(sock)
+    assert reply.startswith(b"HTTP/1.1 200"), reply[:200]
+
+
 def test_an_idle_connection_is_closed_after_the_head_timeout(service: LiveService) -> None:
     sock = connect(service.url)
     started = time.perf_counter()
