@@ -100,16 +100,21 @@ def hardened_container_args(
 ) -> dict[str, Any]:
     """The container's isolation, in one place (docs: Code verifier, "Containers")."""
     pinned = {"cpuset_cpus": settings.cpuset_cpus} if settings.cpuset_cpus else {}
+    args = locked_down(
+        uid=uid,
+        labels=labels,
+        tmpfs_options=f"rw,exec,nosuid,nodev,size={settings.tmpfs_mb}m,mode=1777",
+        memory_mb=settings.memory_mb,
+        pids_limit=settings.pids_limit,
+        cpus=settings.cpus,
+    )
+    # The container's cgroup files keep what a job did after it (memory.max_usage_in_bytes,
+    # memory.failcnt, cpuacct.usage: a high-water mark one job sets and the next reads):
+    # hidden under an empty read-only tmpfs; nothing in the sandbox reads them.
+    args["tmpfs"] = {**args["tmpfs"], "/sys/fs/cgroup": "ro,nosuid,nodev,noexec,size=4k,mode=0555"}
     return {
         **pinned,
-        **locked_down(
-            uid=uid,
-            labels=labels,
-            tmpfs_options=f"rw,exec,nosuid,nodev,size={settings.tmpfs_mb}m,mode=1777",
-            memory_mb=settings.memory_mb,
-            pids_limit=settings.pids_limit,
-            cpus=settings.cpus,
-        ),
+        **args,
         "image": settings.image,
         "command": ["python3", "-I", "-S", "-c", BOOTSTRAP],
         "hostname": "sandbox",
