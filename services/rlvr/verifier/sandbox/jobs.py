@@ -67,8 +67,10 @@ _ARTEFACT_LIMIT = 16 << 20
 # Artefacts kept between jobs in PID 1 (counted in the container's memory).
 _KEPT_ARTEFACTS = 16
 _KEPT_BYTES = 48 << 20
-# A job's binary in its memfd: read and execute for the one uid.
-_PROGRAM_MODE = 0o500
+# A job's binary in its memfd: execute-only, so the kernel makes every run of it non-dumpable:
+# its /proc/self files are root's, and it cannot lower the OOM score its start set (nor read
+# its own binary through /proc/self/exe, which it has no use for).
+_PROGRAM_MODE = 0o100
 
 
 class JobRunner:
