@@ -171,6 +171,7 @@ KILL_THE_ZYGOTE = dedent(
             int pid = atoi(entry->d_name);
             if (pid > 1 && pid != getpid()) kill(pid, SIGKILL);
         }
+        usleep(300 * 1000);  // the zygote is gone, its end of PID 1's socket closed
         puts("5");
     }
     """
