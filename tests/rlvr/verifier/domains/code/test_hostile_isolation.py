@@ -356,10 +356,15 @@ def is_prime(n):
 """
 
 
-def test_a_candidate_cannot_learn_answers_across_jobs(code_url: str) -> None:
+def learning_rounds(url: str, code: str, rounds: int = 6) -> list[float]:
+    """The learner's rewards over consecutive jobs, one request each (identical items of one
+    request would share the first one's verdict, and the learner would never get its turns)."""
     test = assert_test("for n in (4, 6, 8, 9):\n    assert is_prime(n) == (n in (2, 3, 5, 7))")
-    results = post_code(code_url, [item(LEARNER, [test])] * 6)
-    assert [r["reward"] for r in results] == [0.0] * 6, results
+    return [post_code(url, [item(code, [test])])[0]["reward"] for _ in range(rounds)]
+
+
+def test_a_candidate_cannot_learn_answers_across_jobs(code_url: str) -> None:
+    assert learning_rounds(code_url, LEARNER) == [0.0] * 6
 
 
 WRITABLE_SCAN = """
@@ -819,9 +824,8 @@ def is_prime(n):
 
 
 def test_a_candidate_cannot_learn_answers_through_network_state(code_url: str) -> None:
-    test = assert_test("for n in (4, 6, 8, 9):\n    assert is_prime(n) == (n in (2, 3, 5, 7))")
-    results = post_code(code_url, [item(TCP_LEARNER, [test])] * 6)
-    assert [r["reward"] for r in results] == [0.0] * 6, results
+    """Seen before the fix: 0.0 four times, then 1.0 (all four facts learnt, one per job)."""
+    assert learning_rounds(code_url, TCP_LEARNER) == [0.0] * 6
 
 
 # The job's kept binary (a sealed memfd, /proc/self/exe of every run of the program) outlives
