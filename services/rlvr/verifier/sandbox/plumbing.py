@@ -415,18 +415,31 @@ class ProcessHost:
         main process ended must not go on talking to the judge past the candidate's time."""
         # the judge itself by pid: it may not have made its session yet (a loaded machine)
         keep = {1, os.getpid(), self.zygote.pid, session}
-        for _ in range(20):
-            # A process in state Z is not always dead: one whose main thread called
-            # pthread_exit shows Z while its other threads run (and talk to the judge). Every
-            # process outside the judge's session is killed, whatever its state.
-            victims = [pid for pid in other_pids(keep) if _session_of(pid) not in (session, None)]
-            if not victims:
-                return
-            for pid in victims:
+        stopped = False
+        try:
+            for round_ in range(20):
+                # A process in state Z is not always dead: one whose main thread called
+                # pthread_exit shows Z while its other threads run (and talk to the judge).
+                # Every process outside the judge's session is killed, whatever its state.
+                victims = [p for p in other_pids(keep) if _session_of(p) not in (session, None)]
+                if not victims:
+                    return
+                if round_ == 1:  # still some (a process that forks): nothing forks while we look
+                    stopped = True
+                    with contextlib.suppress(OSError):
+                        os.kill(-1, signal.SIGSTOP)
+                for pid in victims:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                reap_all()
+                time.sleep(0.002)
+        finally:
+            if stopped:  # the judge and the zygote go on (SIGCONT is no interruption to them)
+                for pid in (self.zygote.pid, session):
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGCONT)
                 with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-            reap_all()
-            time.sleep(0.002)
+                    os.killpg(session, signal.SIGCONT)
 
     def _clean_places(self) -> list[str]:
         """Empty every place a run could write to; what remains is an anomaly."""

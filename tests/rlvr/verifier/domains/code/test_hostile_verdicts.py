@@ -223,6 +223,28 @@ LINGERING_HELPER = dedent(
     }
     """
 )
+# A helper that keeps moving: each generation forks the next and exits, so a scan of /proc
+# always finds a pid that is already gone; the one alive after 0.5 s answers.
+HOPPING_HELPER = dedent(
+    r"""
+    #include <time.h>
+    #include <unistd.h>
+    static double now() {
+        timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        return t.tv_sec + t.tv_nsec / 1e9;
+    }
+    int main() {
+        double start = now();
+        if (fork() != 0) return 0;
+        while (now() - start < 0.5) {
+            if (fork() != 0) _exit(0);
+        }
+        write(1, "42\n", 3);
+        sleep(1000);
+    }
+    """
+)
 HONEST_BUT_SLOW = dedent(
     r"""
     #include <unistd.h>
@@ -247,9 +269,11 @@ def test_a_helper_left_beside_an_interactor_neither_passes_late_nor_makes_an_err
 ) -> None:
     answering = interactive(LINGERING_HELPER.replace("ANSWERS", "true"), "x")
     holding = interactive(LINGERING_HELPER.replace("ANSWERS", "false"), "x")
+    hopping = interactive(HOPPING_HELPER, "x")
     slow = interactive(HONEST_BUT_SLOW, "x")
-    late, held, honest = post_code(code_url, [answering, holding, slow])
+    late, held, hopped, honest = post_code(code_url, [answering, holding, hopping, slow])
     assert honest["tests"][0]["status"] == "timed_out", honest
+    assert hopped["reward"] == 0.0 and hopped["status"] in ("failed", "timed_out"), hopped
     assert late["reward"] == 0.0 and late["status"] in ("failed", "timed_out"), late
     assert held["reward"] == 0.0 and held["status"] in ("failed", "timed_out"), held
 
