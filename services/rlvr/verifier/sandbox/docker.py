@@ -108,10 +108,6 @@ def hardened_container_args(
         pids_limit=settings.pids_limit,
         cpus=settings.cpus,
     )
-    # The container's cgroup files keep what a job did after it (memory.max_usage_in_bytes,
-    # memory.failcnt, cpuacct.usage: a high-water mark one job sets and the next reads):
-    # hidden under an empty read-only tmpfs; nothing in the sandbox reads them.
-    args["tmpfs"] = {**args["tmpfs"], "/sys/fs/cgroup": "ro,nosuid,nodev,noexec,size=4k,mode=0555"}
     return {
         **pinned,
         **args,

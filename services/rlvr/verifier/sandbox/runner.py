@@ -130,6 +130,13 @@ def run_python_main(path: str, args: list[str], is_judge: bool = False) -> None:
     `FAIL_EXIT_CODE` (testlib's `_fail`): the judge failed, which the host reports as `error`.
     """
     _fresh_stdio()
+    if is_judge:
+        # An interactor's stdin is the candidate's output: bytes that are not UTF-8 read as
+        # U+FFFD (a wrong answer to any judge) instead of raising in the judge's first
+        # readline, which would be the judge's crash (`error`) at the candidate's will.
+        sys.stdin = io.TextIOWrapper(
+            io.BufferedReader(io.FileIO(0, "r", closefd=False)), errors="replace"
+        )
     sys.argv = [path, *args]
     crash_code = FAIL_EXIT_CODE if is_judge else 1
     code = 0

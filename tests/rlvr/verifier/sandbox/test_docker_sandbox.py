@@ -60,7 +60,6 @@ async def test_container_is_hardened_and_the_executor_unreachable(docker_engine:
         assert host["Memory"] > 0 and host["PidsLimit"] > 0
         assert not host["Binds"] and not attrs["Mounts"]  # nothing from the host, no socket
         assert "/tmp" in host["Tmpfs"] and "size=" in host["Tmpfs"]["/tmp"]
-        assert host["Tmpfs"]["/sys/fs/cgroup"].startswith("ro,")  # counters out of sight
         assert not attrs["Config"]["User"].startswith("0")
         assert attrs["Config"]["Labels"]["rlvr.pool"] == "code"
 

@@ -869,16 +869,3 @@ def test_the_kept_binary_carries_nothing_from_one_job_to_the_next(code_url: str)
     )
     assert writer["reward"] == 1.0, writer
     assert reader["reward"] == 1.0, reader
-
-
-CGROUP_FILES = """
-import os
-def cgroup():
-    return [os.listdir("/sys/fs/cgroup"), os.path.exists("/sys/fs/cgroup/memory/memory.failcnt")]
-"""
-
-
-def test_the_containers_cgroup_counters_are_out_of_sight(code_url: str) -> None:
-    """memory.max_usage_in_bytes is a high-water mark one job sets and the next reads."""
-    (result,) = post_code(code_url, [item(CGROUP_FILES, [call("cgroup", [[], False])])])
-    assert result["reward"] == 1.0, result

@@ -323,3 +323,18 @@ def test_a_checker_that_fails_on_the_candidates_bytes_fails_the_candidate(code_u
         assert "accepts the expected answer" in result["tests"][0]["detail"], result
     assert [r["reward"] for r in results[2:4]] == [1.0, 1.0], results
     assert results[4]["status"] == "error", results[4]
+
+
+def test_bytes_that_are_not_utf8_sent_to_a_python_interactor_are_a_wrong_answer(
+    code_url: str,
+) -> None:
+    not_utf8 = "import sys\nsys.stdout.buffer.write(b'\\xff42\\n')\nsys.stdout.flush()\n"
+    right = "print(42, flush=True)\n"
+    item = {
+        "interactor": {"language": "python", "code": ANSWER_INTERACTOR},
+        "tests": [{"kind": "interactive", "input": "x"}],
+        "timeout_s": 2,
+    }
+    wrong, good = post_code(code_url, [{**item, "code": not_utf8}, {**item, "code": right}])
+    assert wrong["status"] == "failed" and wrong["reward"] == 0.0, wrong
+    assert good["reward"] == 1.0, good
