@@ -353,9 +353,12 @@ def _fork_child(
         os.pwrite(_OOM_FD, b"1000", 0)
     try:
         pid = os.fork()
-    finally:
+    except OSError:
         if is_candidate:
             os.pwrite(_OOM_FD, b"0", 0)
+        raise
+    if pid != 0 and is_candidate:  # the zygote's own score back (the child keeps 1000)
+        os.pwrite(_OOM_FD, b"0", 0)
     if pid == 0:
         sock.close()
         if _OOM_FD >= 0:

@@ -15,6 +15,7 @@ from rlvr.verifier.sandbox import executor
 from rlvr.verifier.sandbox.codec import decode_value, encode_value
 from rlvr.verifier.sandbox.config import DockerSandboxSettings
 from rlvr.verifier.sandbox.docker import DockerBackend, DockerSandbox
+from tests.support.docker_engine import sandbox_settings
 
 pytestmark = [pytest.mark.docker]
 
@@ -47,7 +48,7 @@ def call_job(code: str, fn: str) -> dict[str, Any]:
 
 
 async def test_container_is_hardened_and_the_executor_unreachable(docker_engine: None) -> None:
-    backend = DockerBackend(DockerSandboxSettings())
+    backend = DockerBackend(sandbox_settings())
     sandbox = await backend.start()
     try:
         assert isinstance(sandbox, DockerSandbox)
