@@ -869,3 +869,43 @@ def test_the_kept_binary_carries_nothing_from_one_job_to_the_next(code_url: str)
     )
     assert writer["reward"] == 1.0, writer
     assert reader["reward"] == 1.0, reader
+
+
+# The PID counter, the open row of the threat model: a wrong guess is written as the residue of
+# the next pid modulo 256 (fork until it is reached), read back by the next job's getpid().
+PID_LEARNER = """
+import os
+_M, _BASE, _STEP, _NUMBERS = 256, 128, 8, (4, 6, 8, 9)
+def _decode():
+    slot = (os.getpid() % _M) - _BASE
+    if not 0 <= slot < 16 * _STEP:
+        return set()
+    mask = slot // _STEP
+    return {n for i, n in enumerate(_NUMBERS) if mask >> i & 1}
+_wrong = _decode()
+def _store(wrong):
+    mask = sum(1 << i for i, n in enumerate(_NUMBERS) if n in wrong)
+    target = _BASE + mask * _STEP
+    for _ in range(2 * _M):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+        if pid % _M == target:
+            return
+def is_prime(n):
+    if n in _wrong:
+        return False
+    _store(_wrong | {n})
+    return True
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the PID counter is a documented covert channel (docs/limits.md, the threat model): "
+    "closing it needs a fresh PID namespace per run; this xfail then fails and goes",
+)
+def test_a_candidate_cannot_learn_answers_through_the_pid_counter(code_url: str) -> None:
+    """Seen with the fix: 0.0 four times, then 1.0 for every later job."""
+    assert learning_rounds(code_url, PID_LEARNER) == [0.0] * 6
