@@ -316,7 +316,10 @@ class CodeItem(ItemScoring, JudgeOptions):
     )
     tests: list[CodeTest] = Field(min_length=1, description="At least one test.")
     timeout_s: float | None = Field(
-        None, gt=0, description="Wall deadline per test; capped by the server's maximum."
+        None,
+        gt=0,
+        allow_inf_nan=False,
+        description="Wall deadline per test (finite); capped by the server's maximum.",
     )
     memory_mb: int | None = Field(
         None, gt=0, description="Address-space limit per run; capped by the server's maximum."

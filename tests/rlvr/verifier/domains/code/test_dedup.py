@@ -161,6 +161,8 @@ def test_values_the_schema_refuses_give_a_422_not_a_key() -> None:
         ):
             with pytest.raises(ValidationError):
                 CodeItem.model_validate({"code": "x", "tests": [test]})
+        with pytest.raises(ValidationError):
+            CodeItem.model_validate({**call_item(1), "timeout_s": tolerance})
 
 
 def test_a_key_that_json_cannot_write_is_no_key_not_a_crash() -> None:

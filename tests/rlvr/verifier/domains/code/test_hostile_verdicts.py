@@ -15,6 +15,7 @@ import textwrap
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.rlvr.verifier.domains.code.conftest import post_code
@@ -338,3 +339,39 @@ def test_bytes_that_are_not_utf8_sent_to_a_python_interactor_are_a_wrong_answer(
     wrong, good = post_code(code_url, [{**item, "code": not_utf8}, {**item, "code": right}])
     assert wrong["status"] == "failed" and wrong["reward"] == 0.0, wrong
     assert good["reward"] == 1.0, good
+
+
+# -- items 8 and 9: request values the schema used to accept, and verdicts shared across them
+
+
+def post_raw(url: str, body: str) -> httpx.Response:
+    """A body as a stranger writes it (`Infinity`, `NaN`: JSON as Python's parser reads it)."""
+    headers = {"content-type": "application/json"}
+    return httpx.post(f"{url}/code", content=body, headers=headers, timeout=120)
+
+
+def test_a_non_finite_tolerance_or_an_expected_value_nested_too_deep_is_a_422(
+    code_url: str,
+) -> None:
+    call = '{"kind": "call", "fn": "f", "expected": 1.0, "float_tolerance": Infinity}'
+    stdio = '{"kind": "stdio", "stdout": "1.0", "float_tolerance": Infinity}'
+    deep = '{"kind": "call", "fn": "f", "expected": ' + "[" * 400 + "]" * 400 + "}"
+    for test in (call, stdio, deep):
+        item = '{"code": "def f(): pass", "tests": [' + test + "]}"
+        response = post_raw(code_url, '{"items": [' + item + "]}")
+        assert response.status_code == 422, response.text
+        assert "Traceback" not in response.text
+
+
+def test_a_pass_against_null_is_not_copied_to_nan_or_the_infinities(code_url: str) -> None:
+    """pydantic's JSON mode wrote all four as `null`: one key, one verdict copied to all."""
+    test = '{"kind": "call", "fn": "f", "expected": '
+    items = [
+        '{"code": "def f(): return None", "tests": [' + test + expected + "}]}"
+        for expected in ("null", "Infinity", "-Infinity", "NaN")
+    ]
+    response = post_raw(code_url, '{"items": [' + ", ".join(items) + "]}")
+    assert response.status_code == 200, response.text
+    results = response.json()["results"]
+    assert [r["reward"] for r in results] == [1.0, 0.0, 0.0, 0.0], results
+    assert all(r["reused"] is None for r in results), results
