@@ -12,6 +12,9 @@
  * binary then, in order, and any failure ends the run before the program starts (fail closed,
  * exit 127, as for a program that could not be started):
  *
+ *   0. makes itself the OOM killer's first choice (oom_score_adj 1000, kept over exec and
+ *      fork; the filter then refuses PR_SET_DUMPABLE, so a program exec'd from an
+ *      execute-only memfd cannot lower it again);
  *   1. installs the seccomp filter read from fd 3 (the zygote's own: the program runs under
  *      exactly the rules of a forked run, kept over exec);
  *   2. chdir to the run's work dir, umask 077;
@@ -172,6 +175,15 @@ static void install_filter(int fd) {
     CALL(SYS_close, fd, 0, 0, 0);
 }
 
+/* Raising one's own score needs no privilege; this binary is dumpable (exec'd from a readable
+ * file), so its /proc/self files are its own uid's. */
+static void first_for_the_oom_killer(void) {
+    long fd = CALL(SYS_openat, AT_FDCWD, "/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC, 0);
+    if (fd < 0) fail("cannot open oom_score_adj");
+    if (CALL(SYS_write, fd, "1000", 4, 0) != 4) fail("cannot set oom_score_adj");
+    CALL(SYS_close, fd, 0, 0, 0);
+}
+
 struct limit {
     unsigned long long soft, hard;
 };
@@ -192,6 +204,7 @@ __attribute__((used, noreturn)) void launch(long *stack) {
     }
     long program = 5 + 2 * (long)count;
     if (argc < program + 2) fail("bad arguments");
+    first_for_the_oom_killer();
     install_filter((int)filter_fd);
     if (CALL(SYS_chdir, argv[1], 0, 0, 0) != 0) fail("cannot enter the work dir");
     CALL(SYS_umask, 077, 0, 0, 0);

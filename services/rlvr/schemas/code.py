@@ -251,14 +251,19 @@ class CallTest(TestScoring):
         )
     )
     float_tolerance: float | None = Field(
-        None, ge=0, description="Absolute-or-relative tolerance for expected floats."
+        None,
+        ge=0,
+        allow_inf_nan=False,
+        description="Absolute-or-relative tolerance for expected floats (finite).",
     )
 
     @model_validator(mode="after")
     def _sendable(self) -> CallTest:
-        """Arguments nested deeper than the sandbox codec carries are the request's fault (422),
-        not an item `error` found later."""
-        for name, value in (("args", self.args), ("kwargs", self.kwargs)):
+        """Arguments nested deeper than the sandbox codec carries, or an expected value nested
+        deeper than the judge compares, are the request's fault (422), not an item `error`
+        found later (for every candidate: the item's own data is at fault)."""
+        values = (("args", self.args), ("kwargs", self.kwargs), ("expected", self.expected))
+        for name, value in values:
             if nesting_depth(value, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH:
                 raise ValueError(f"{name} nest deeper than {MAX_VALUE_DEPTH} levels")
         return self
@@ -276,11 +281,12 @@ class StdioTest(TestScoring):
     float_tolerance: float | None = Field(
         None,
         ge=0,
+        allow_inf_nan=False,
         description=(
-            "With a tolerance, an expected token with a decimal point or an exponent matches a "
-            "number within it (absolute or relative, computed in decimal: `1e400` is finite); "
-            "an expected integer matches the same integer only (`7`, `007`, `7.0`), whatever "
-            "its size; `inf` / `nan` match only themselves."
+            "A finite tolerance. With a tolerance, an expected token with a decimal point or an "
+            "exponent matches a number within it (absolute or relative, computed in decimal: "
+            "`1e400` is finite); an expected integer matches the same integer only (`7`, "
+            "`007`, `7.0`), whatever its size; `inf` / `nan` match only themselves."
         ),
     )
 
@@ -312,7 +318,10 @@ class CodeItem(ItemScoring, JudgeOptions):
     )
     tests: list[CodeTest] = Field(min_length=1, description="At least one test.")
     timeout_s: float | None = Field(
-        None, gt=0, description="Wall deadline per test; capped by the server's maximum."
+        None,
+        gt=0,
+        allow_inf_nan=False,
+        description="Wall deadline per test (finite); capped by the server's maximum.",
     )
     memory_mb: int | None = Field(
         None, gt=0, description="Address-space limit per run; capped by the server's maximum."

@@ -100,16 +100,17 @@ def hardened_container_args(
 ) -> dict[str, Any]:
     """The container's isolation, in one place (docs: Code verifier, "Containers")."""
     pinned = {"cpuset_cpus": settings.cpuset_cpus} if settings.cpuset_cpus else {}
+    args = locked_down(
+        uid=uid,
+        labels=labels,
+        tmpfs_options=f"rw,exec,nosuid,nodev,size={settings.tmpfs_mb}m,mode=1777",
+        memory_mb=settings.memory_mb,
+        pids_limit=settings.pids_limit,
+        cpus=settings.cpus,
+    )
     return {
         **pinned,
-        **locked_down(
-            uid=uid,
-            labels=labels,
-            tmpfs_options=f"rw,exec,nosuid,nodev,size={settings.tmpfs_mb}m,mode=1777",
-            memory_mb=settings.memory_mb,
-            pids_limit=settings.pids_limit,
-            cpus=settings.cpus,
-        ),
+        **args,
         "image": settings.image,
         "command": ["python3", "-I", "-S", "-c", BOOTSTRAP],
         "hostname": "sandbox",

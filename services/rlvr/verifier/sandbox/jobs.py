@@ -67,8 +67,10 @@ _ARTEFACT_LIMIT = 16 << 20
 # Artefacts kept between jobs in PID 1 (counted in the container's memory).
 _KEPT_ARTEFACTS = 16
 _KEPT_BYTES = 48 << 20
-# A job's binary in its memfd: read and execute for the one uid.
-_PROGRAM_MODE = 0o500
+# A job's binary in its memfd: execute-only, so the kernel makes every run of it non-dumpable:
+# its /proc/self files are root's, and it cannot lower the OOM score its start set (nor read
+# its own binary through /proc/self/exe, which it has no use for).
+_PROGRAM_MODE = 0o100
 
 
 class JobRunner:
@@ -274,8 +276,7 @@ class JobRunner:
         if self.job_program_fd is None:
             self.job_program_fd = self._memfd_for(job, artefact)
         if self.job_program_fd is not None:
-            # a run may have changed the mode (chmod /proc/self/exe): every run starts equal
-            os.fchmod(self.job_program_fd, _PROGRAM_MODE)
+            reset_metadata(self.job_program_fd)
         return self.job_program_fd
 
     def _memfd_for(self, job: Job, artefact: dict[str, bytes] | None) -> int | None:
@@ -491,9 +492,32 @@ class JobRunner:
             verdict, found = run_checker(
                 self.host, judge, judge_limits, stdin, outcome["stdout_bytes"], answer
             )
-            report["judge"], report["stdout"] = verdict, ""
             anomalies += found
+            if judge_outcome(verdict) == "fault" and outcome["stdout_bytes"] != answer:
+                # Whose fault: the same checker on the same test with the expected answer in
+                # place of the output. Accepted: the candidate's bytes made it fail (a text
+                # read of output that is not UTF-8, a parse of junk) and the answer is wrong.
+                control, found = run_checker(self.host, judge, judge_limits, stdin, answer, answer)
+                anomalies += found
+                if judge_outcome(control) == "accepted":
+                    verdict = {**verdict, "output_at_fault": True}
+            report["judge"], report["stdout"] = verdict, ""
         return [report], anomalies
+
+
+def reset_metadata(fd: int) -> None:
+    """Every run of a kept binary starts with the same metadata: a run may have changed its
+    mode (chmod /proc/self/exe) or its times (utimensat), which the next job of the program
+    would read; its extended attributes are refused by the filter, and removed here too if
+    any are found. (Its ctime is the time of this reset, which says nothing of a run.)"""
+    os.fchmod(fd, _PROGRAM_MODE)
+    os.utime(fd, ns=(0, 0))
+    try:
+        names = os.listxattr(fd)
+    except OSError:  # no extended attributes on this kernel's memfds: nothing to remove
+        names = []
+    for name in names:
+        os.removexattr(fd, name)
 
 
 def _exited_cleanly(report: RunReport) -> bool:

@@ -104,24 +104,36 @@ class Launcher:
                 os.close(fd)
 
     def probe(self) -> bool:
-        """One launched run of `true` that must exit 0, watched through a pidfd as every run
-        is: a launcher built for another machine, a filter the kernel refuses, or an engine
-        without pidfds means forked runs instead."""
-        program = shutil.which("true", path="/usr/bin:/bin")
+        """One launched run of `cat /proc/self/oom_score_adj` that must exit 0 and print 1000,
+        watched through a pidfd as every run is: a launcher built for another machine, a
+        filter the kernel refuses, an engine without pidfds, or an older launcher that leaves
+        runs at PID 1's OOM score means forked runs instead."""
+        program = shutil.which("cat", path="/usr/bin:/bin")
         if program is None:
             return False
         null = os.open(os.devnull, os.O_RDWR)
-        request = {"cwd": "/", "rlimits": {"core": 0}, "argv": [program], "env": {}}
+        read_end, write_end = os.pipe()
+        request = {
+            "cwd": "/",
+            "rlimits": {"core": 0},
+            "argv": [program, "/proc/self/oom_score_adj"],
+            "env": {},
+        }
         try:
-            pid = self.spawn(request, [null, null, null], None)
+            pid = self.spawn(request, [null, write_end, null], None)
+            os.close(write_end)
+            write_end = -1
             pidfd = os.pidfd_open(pid)
             os.close(pidfd)
+            printed = os.read(read_end, 64)
             _, status = os.waitpid(pid, 0)
         except OSError:
             return False
         finally:
-            os.close(null)
-        return os.waitstatus_to_exitcode(status) == 0
+            for fd in (null, read_end, write_end):
+                if fd >= 0:
+                    os.close(fd)
+        return os.waitstatus_to_exitcode(status) == 0 and printed.strip() == b"1000"
 
     def close(self) -> None:
         os.close(self.filter_fd)

@@ -84,8 +84,18 @@ class Zygote:
             detail = (ready or {}).get("error", "no answer")
             raise RuntimeError(f"the process spawner did not start: {detail}")
 
+    def _send(self, message: dict[str, Any], fds: list[int]) -> None:
+        """A request to the zygote; a zygote that is gone (a candidate killed it: the socket's
+        other end is closed, BrokenPipeError, ECONNRESET...) is `ZygoteLost`, whose meaning
+        the job knows (the candidate loses its own remaining tests), never a fault."""
+        try:
+            socket.send_fds(self.sock, [json.dumps(message).encode()], fds)
+        except OSError as exc:
+            self.is_alive = False
+            raise ZygoteLost("the sandbox's process spawner was killed or stopped") from exc
+
     def spawn(self, request: dict[str, Any], fds: list[int]) -> int:
-        socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
+        self._send(request, fds)
         reply = self.receive(timeout_s=5)
         if reply is None or "pid" not in reply:
             self.is_alive = False
@@ -96,7 +106,7 @@ class Zygote:
         """Several processes at once (an interactor beside the candidate), in order; the
         zygote then reports each exit as it happens."""
         group = {"group": requests, "counts": [len(f) for f in fds]}
-        socket.send_fds(self.sock, [json.dumps(group).encode()], [fd for f in fds for fd in f])
+        self._send(group, [fd for f in fds for fd in f])
         reply = self.receive(timeout_s=5)
         if reply is None or "pids" not in reply:
             self.is_alive = False
@@ -405,15 +415,31 @@ class ProcessHost:
         main process ended must not go on talking to the judge past the candidate's time."""
         # the judge itself by pid: it may not have made its session yet (a loaded machine)
         keep = {1, os.getpid(), self.zygote.pid, session}
-        for _ in range(20):
-            victims = [pid for pid in other_pids(keep) if _live_session(pid) not in (session, None)]
-            if not victims:
-                return
-            for pid in victims:
+        stopped = False
+        try:
+            for round_ in range(20):
+                # A process in state Z is not always dead: one whose main thread called
+                # pthread_exit shows Z while its other threads run (and talk to the judge).
+                # Every process outside the judge's session is killed, whatever its state.
+                victims = [p for p in other_pids(keep) if _session_of(p) not in (session, None)]
+                if not victims:
+                    return
+                if round_ == 1:  # still some (a process that forks): nothing forks while we look
+                    stopped = True
+                    with contextlib.suppress(OSError):
+                        os.kill(-1, signal.SIGSTOP)
+                for pid in victims:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                reap_all()
+                time.sleep(0.002)
+        finally:
+            if stopped:  # the judge and the zygote go on (SIGCONT is no interruption to them)
+                for pid in (self.zygote.pid, session):
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGCONT)
                 with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-            reap_all()
-            time.sleep(0.002)
+                    os.killpg(session, signal.SIGCONT)
 
     def _clean_places(self) -> list[str]:
         """Empty every place a run could write to; what remains is an anomaly."""
@@ -564,15 +590,17 @@ def _left_nothing(root: str, prepared: list[str]) -> bool:
         return False
 
 
-def _live_session(pid: int) -> int | None:
-    """A live process's session id (None: gone, or a zombie)."""
+def _session_of(pid: int) -> int | None:
+    """A process's session id, in any state (None: gone, or unreadable). A zombie's session is
+    its own still: killing an exited one is harmless, sparing a Z leader with live threads is
+    not."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             stat = handle.read()
     except OSError:
         return None
     fields = stat[stat.rfind(b")") + 2 :].split()  # after `pid (comm) `: state ppid pgrp session
-    if len(fields) < 4 or fields[0] in (b"Z", b"X"):
+    if len(fields) < 4 or fields[0] == b"X":
         return None
     return int(fields[3])
 

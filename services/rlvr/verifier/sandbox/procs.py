@@ -23,6 +23,21 @@ def set_non_dumpable() -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE) failed")
 
 
+def open_own_oom_score_adj() -> int:
+    """A write descriptor of this process's /proc/self/oom_score_adj (close-on-exec), opened
+    while it is briefly dumpable (a non-dumpable process's /proc files are root's), for a
+    process that is non-dumpable again at return. -1 where it cannot be opened."""
+    libc = _libc()
+    if libc.prctl(4, 1, 0, 0, 0) != 0:  # PR_SET_DUMPABLE
+        return -1
+    try:
+        return os.open("/proc/self/oom_score_adj", os.O_WRONLY | os.O_CLOEXEC)
+    except OSError:
+        return -1
+    finally:
+        set_non_dumpable()
+
+
 def install_exit_builtins() -> None:
     """`exit()`/`quit()` as `site` would define them (the interpreter runs with -S)."""
 
@@ -286,6 +301,10 @@ _SYSCALLS: dict[str, dict[str, int]] = {
         "kill": 62, "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129,
         "rt_tgsigqueueinfo": 297, "pidfd_open": 434, "pidfd_send_signal": 424,
         "fcntl": 72, "ioctl": 16,
+        "socket": 41, "socketpair": 53, "memfd_create": 319, "memfd_secret": 447,
+        "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197,
+        "lremovexattr": 198, "fremovexattr": 199, "setxattrat": 463, "removexattrat": 466,
+        "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "prctl": 157,
     },
     "aarch64": {
         "prlimit64": 261, "setpriority": 140, "sched_setparam": 118,
@@ -301,17 +320,37 @@ _SYSCALLS: dict[str, dict[str, int]] = {
         "kill": 129, "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138,
         "rt_tgsigqueueinfo": 240, "pidfd_open": 434, "pidfd_send_signal": 424,
         "fcntl": 25, "ioctl": 29,
+        "socket": 198, "socketpair": 199, "memfd_create": 279, "memfd_secret": 447,
+        "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14,
+        "lremovexattr": 15, "fremovexattr": 16, "setxattrat": 463, "removexattrat": 466,
+        "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "prctl": 167,
     },
 }  # fmt: skip
 # Refused outright: other processes' memory and tracing, IPC objects that outlive the process
-# (SysV shm/msg/sem, POSIX message queues), kernel keyrings, I/O priorities.
+# (SysV shm/msg/sem, POSIX message queues), kernel keyrings, I/O priorities; memory files
+# (`memfd_create`: pages no rlimit counts and no process maps, which made the OOM killer pick
+# PID 1); extended attributes (they outlive a run on the job's kept binary, which every run of
+# the program can reach as /proc/self/exe); io_uring (it opens sockets and files past the
+# `socket` rule below).
 _DENIED = [
     "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
     "process_madvise", "migrate_pages", "move_pages", "ioprio_set",
     "shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl", "semtimedop",
     "msgget", "msgsnd", "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend",
     "mq_timedreceive", "mq_notify", "mq_getsetattr", "add_key", "request_key", "keyctl",
+    "memfd_create", "memfd_secret", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
+    "lremovexattr", "fremovexattr", "setxattrat", "removexattrat",
+    "io_uring_setup", "io_uring_enter", "io_uring_register",
 ]  # fmt: skip
+# Sockets of one family only, AF_UNIX (a pair, or a path in the wiped tmpfs): the container has
+# no network, and every other family reaches kernel state that outlives the process (a closed
+# TCP connection on loopback stays in TIME_WAIT for 60 s with the addresses and ports its owner
+# chose, readable in /proc/net/tcp by the next job).
+_UNIX_ONLY = ["socket", "socketpair"]
+_AF_UNIX = 1
+# prctl(PR_SET_DUMPABLE): a run stays non-dumpable, so its /proc/self files stay root's and it
+# cannot lower the oom_score_adj its start set (every run is the OOM killer's first choice).
+_PR_SET_DUMPABLE = 4
 # Allowed only on the calling process itself (pid argument 0): rlimits, CPU affinity, policy.
 _SELF_ONLY = [
     "prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr",
@@ -342,6 +381,21 @@ def seccomp_program(machine: str) -> bytes:
         code += [(_JGE, 0, 1, _X32_BIT), (_RET, 0, 0, _RET_EPERM)]
     for name in _DENIED:
         code += [(_JEQ, 0, 1, numbers[name]), (_RET, 0, 0, _RET_EPERM)]
+    for name in _UNIX_ONLY:  # the domain (arg 0) must be AF_UNIX
+        code += [
+            (_JEQ, 0, 4, numbers[name]),
+            (_LD_ABS, 0, 0, _ARG0),
+            (_JEQ, 0, 1, _AF_UNIX),
+            (_RET, 0, 0, _RET_ALLOW),
+            (_RET, 0, 0, _RET_EPERM),
+        ]
+    code += [  # prctl(PR_SET_DUMPABLE, ...) refused; every other prctl allowed
+        (_JEQ, 0, 4, numbers["prctl"]),
+        (_LD_ABS, 0, 0, _ARG0),
+        (_JEQ, 0, 1, _PR_SET_DUMPABLE),
+        (_RET, 0, 0, _RET_EPERM),
+        (_RET, 0, 0, _RET_ALLOW),
+    ]
     for name in _SELF_ONLY:
         code += [
             (_JEQ, 0, 4, numbers[name]),

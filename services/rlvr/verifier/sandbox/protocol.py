@@ -139,6 +139,9 @@ class JudgeReport(TypedDict):
     timed_out: bool
     stderr: str
     elapsed_s: float
+    # A checker that failed on the candidate's output but accepts the expected answer in its
+    # place: the output caused the failure (the candidate's, `rejected`), not the checker.
+    output_at_fault: NotRequired[bool]
 
 
 class RunReport(TypedDict, total=False):
@@ -213,7 +216,10 @@ JudgeOutcome = Literal["accepted", "rejected", "fault"]
 
 def judge_outcome(report: JudgeReport) -> JudgeOutcome:
     """Exit 0: accepted; killed, timed out, or exit 3 (testlib's `_fail`): the judge failed;
-    any other exit code: rejected (the candidate's answer is wrong)."""
+    any other exit code: rejected (the candidate's answer is wrong), as is a failure the
+    candidate's output caused (`output_at_fault`)."""
+    if report.get("output_at_fault"):
+        return "rejected"
     if report["timed_out"] or report["signal"] is not None or report["exit_code"] is None:
         return "fault"
     if report["exit_code"] == 0:

@@ -32,6 +32,7 @@ from rlvr.verifier.sandbox.procs import (
     close_fds_but,
     install_exit_builtins,
     install_seccomp,
+    open_own_oom_score_adj,
     place_fds,
     seccomp_program,
     send_line,
@@ -129,6 +130,13 @@ def run_python_main(path: str, args: list[str], is_judge: bool = False) -> None:
     `FAIL_EXIT_CODE` (testlib's `_fail`): the judge failed, which the host reports as `error`.
     """
     _fresh_stdio()
+    if is_judge:
+        # An interactor's stdin is the candidate's output: bytes that are not UTF-8 read as
+        # U+FFFD (a wrong answer to any judge) instead of raising in the judge's first
+        # readline, which would be the judge's crash (`error`) at the candidate's will.
+        sys.stdin = io.TextIOWrapper(
+            io.BufferedReader(io.FileIO(0, "r", closefd=False)), errors="replace"
+        )
     sys.argv = [path, *args]
     crash_code = FAIL_EXIT_CODE if is_judge else 1
     code = 0
@@ -291,6 +299,8 @@ def zygote_main(sock: socket.socket) -> None:
     for sig in CATCHABLE_SIGNALS:
         if sig == signal.SIGINT or signal.getsignal(sig) is signal.SIG_IGN:
             signal.signal(sig, signal.SIG_DFL)
+    global _OOM_FD
+    _OOM_FD = open_own_oom_score_adj()
     # Every run is forked from here, so the filter binds them all (and what they exec): a
     # candidate of the same uid can then not change another process's rlimits, nice value,
     # affinity or scheduling, nor make IPC objects that outlive it. Fail closed: no filter,
@@ -320,17 +330,39 @@ def zygote_main(sock: socket.socket) -> None:
         sock.send(json.dumps({"status": status, "pid": pid}).encode())
 
 
+# The zygote's own /proc/self/oom_score_adj, open for writing (see `open_own_oom_score_adj`).
+_OOM_FD = -1
+
+
 def _fork_child(
     sock: socket.socket, request: dict[str, Any], fds: list[int], others: Sequence[int] = ()
 ) -> int:
     """Fork one run on `fds`; `others` are descriptors the zygote holds for processes it has
-    not forked yet (a group's), which this child must not keep."""
+    not forked yet (a group's), which this child must not keep.
+
+    A candidate's run is forked with the OOM killer's highest score (`oom_score_adj` 1000, the
+    zygote's for the instant of the fork, inherited): whatever memory a run holds, it dies
+    before PID 1 or the zygote. It cannot lower it: it is non-dumpable (its /proc files are
+    root's) and the filter refuses PR_SET_DUMPABLE. A judge keeps the zygote's score: an
+    interactor is never chosen over the candidate it talks to."""
     if os.environ != request["env"]:  # the child then inherits it instead of writing it
         os.environ.clear()
         os.environ.update(request["env"])
-    pid = os.fork()
+    is_candidate = not request.get("is_judge") and _OOM_FD >= 0
+    if is_candidate:
+        os.pwrite(_OOM_FD, b"1000", 0)
+    try:
+        pid = os.fork()
+    except OSError:
+        if is_candidate:
+            os.pwrite(_OOM_FD, b"0", 0)
+        raise
+    if pid != 0 and is_candidate:  # the zygote's own score back (the child keeps 1000)
+        os.pwrite(_OOM_FD, b"0", 0)
     if pid == 0:
         sock.close()
+        if _OOM_FD >= 0:
+            os.close(_OOM_FD)
         for fd in others:
             os.close(fd)
         child_main(request, fds)

@@ -15,7 +15,6 @@ import pytest
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.harness import build_job
-from rlvr.verifier.sandbox.config import DockerSandboxSettings
 from rlvr.verifier.sandbox.docker import DockerBackend, DockerSandbox
 from rlvr.verifier.sandbox.launcher import (
     FILTER_FD,
@@ -24,6 +23,7 @@ from rlvr.verifier.sandbox.launcher import (
     launch_argv,
     launchable,
 )
+from tests.support.docker_engine import sandbox_settings
 
 # What a run sees of itself, as one JSON object on stdout.
 PROBE = r"""
@@ -152,7 +152,7 @@ async def sandboxes(docker_engine: None) -> AsyncIterator[dict[str, DockerSandbo
     backends = []
     try:
         for name, enabled in (("launched", True), ("forked", False)):
-            backend = DockerBackend(DockerSandboxSettings(is_launcher_enabled=enabled))
+            backend = DockerBackend(sandbox_settings(is_launcher_enabled=enabled))
             backends.append(backend)
             sandbox = await backend.start()
             assert isinstance(sandbox, DockerSandbox)

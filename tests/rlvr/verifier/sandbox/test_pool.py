@@ -9,15 +9,15 @@ import time
 import pytest
 
 from rlvr.verifier.sandbox.base import SandboxUnavailable
-from rlvr.verifier.sandbox.config import DockerSandboxSettings
 from rlvr.verifier.sandbox.docker import DockerBackend, DockerSandbox
 from rlvr.verifier.sandbox.pool import SandboxPool
+from tests.support.docker_engine import sandbox_settings
 
 pytestmark = [pytest.mark.docker]
 
 
 async def test_waiting_items_learn_at_once_that_no_sandbox_can_start(docker_engine: None) -> None:
-    backend = DockerBackend(DockerSandboxSettings())
+    backend = DockerBackend(sandbox_settings())
     pool = SandboxPool(backend, size=1, max_jobs_per_sandbox=100, acquire_timeout_s=120)
     await pool.start(warm_timeout_s=60)
     try:
@@ -39,7 +39,7 @@ async def test_waiting_items_learn_at_once_that_no_sandbox_can_start(docker_engi
 
 
 async def test_a_cancelled_wait_never_loses_the_sandbox_it_was_given(docker_engine: None) -> None:
-    pool = SandboxPool(DockerBackend(DockerSandboxSettings()), size=1, max_jobs_per_sandbox=100)
+    pool = SandboxPool(DockerBackend(sandbox_settings()), size=1, max_jobs_per_sandbox=100)
     await pool.start(warm_timeout_s=60)
     try:
         for _ in range(20):

@@ -99,6 +99,69 @@ def test_seccomp_refuses_acting_on_other_processes_but_not_on_itself() -> None:
     assert seen == ["refused"] * 5 + ["ok"] * 3
 
 
+def _io_uring_setup() -> None:
+    import ctypes
+
+    params = ctypes.create_string_buffer(120)
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.syscall(425, 4, params) < 0:
+        raise OSError(ctypes.get_errno(), "io_uring_setup")
+
+
+def _set_dumpable() -> None:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(4, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl")
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86_64 syscall numbers")
+def test_seccomp_refuses_state_that_outlives_a_run_and_keeps_what_runs_need(
+    tmp_path: Path,
+) -> None:
+    """Sockets of any family but AF_UNIX (TIME_WAIT on loopback), memfds (memory no rlimit
+    counts), extended attributes, io_uring, PR_SET_DUMPABLE (the OOM score): refused; unix
+    sockets, pipes, files, reading xattrs: as before."""
+    target = tmp_path / "file"
+    target.write_text("x")
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            install_seccomp(seccomp_program("x86_64"))
+            outcomes = []
+            for action in (
+                lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM).close(),
+                lambda: socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).close(),
+                lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW).close(),
+                lambda: socket.socketpair(socket.AF_INET),
+                lambda: os.close(os.memfd_create("x")),
+                lambda: os.setxattr(target, "user.k", b"v"),
+                lambda: os.removexattr(target, "user.k"),
+                _io_uring_setup,
+                _set_dumpable,
+                lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).close(),
+                lambda: [s.close() for s in socket.socketpair(socket.AF_UNIX)],
+                lambda: [os.close(fd) for fd in os.pipe()],
+                lambda: os.listxattr(target),
+            ):
+                try:
+                    action()
+                    outcomes.append("ok")
+                except PermissionError:
+                    outcomes.append("refused")
+                except OSError as exc:
+                    outcomes.append(f"errno {exc.errno}")
+            os.write(write_fd, ",".join(outcomes).encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    os.waitpid(pid, 0)
+    seen = os.read(read_fd, 1000).decode().split(",")
+    assert seen == ["refused"] * 9 + ["ok"] * 4
+
+
 @pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86_64 syscall numbers")
 def test_signal_filter_keeps_a_candidate_to_its_own_group() -> None:
     """Beside an interactor: no signal by pid to another process, every way to send one."""

@@ -258,6 +258,9 @@ def _judge_said(report: JudgeReport, what: str) -> tuple[TestStatus, str] | None
         else:
             why = f"failed (exit code {report['exit_code']})"
         raise JudgeFault(f"the problem's {what} {why}: {message}".strip())
+    if outcome == "rejected" and report.get("output_at_fault"):
+        why = f"the {what} failed on this output and accepts the expected answer"
+        return TestStatus.failed, f"{why}: {message}" if message else why
     if outcome == "rejected":
         return TestStatus.failed, f"{what}: {message}" if message else f"rejected by the {what}"
     return None

@@ -30,6 +30,7 @@ import json
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from rlvr.schemas.code import CodeItem, CodeResult, Reuse, TestStatus
@@ -38,7 +39,7 @@ from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.lru import BoundedLru
 
 # Bumped when the meaning of a key changes (a cache is per process, but a key may be logged).
-_KEY_VERSION = 1
+_KEY_VERSION = 2
 # Bytes charged per cached entry beyond its serialized result (key, dict slot, model objects).
 _ENTRY_OVERHEAD_BYTES = 512
 # Item fields that do not decide the verdict: the echoed id, and the response (its program is
@@ -48,25 +49,34 @@ _NOT_VERDICT_FIELDS = {"id", "response", "code"}
 
 def verdict_key(item: CodeItem, program: str, job: Mapping[str, Any]) -> bytes | None:
     """SHA-256 of what decides `item`'s verdict; None when it cannot be serialized canonically
-    (a Python caller's non-JSON argument): such an item is simply never deduplicated."""
-    identity = {
-        "version": _KEY_VERSION,
-        "program": program,
-        "item": item.model_dump(mode="json", exclude=_NOT_VERDICT_FIELDS),
-        # The job as the sandbox gets it: the server's effective limits and flags, and the
-        # arguments as encoded for the sandbox (which tells `{1: x}` from `{"1": x}`).
-        "job": {k: v for k, v in job.items() if k not in ("id", "code")},
-    }
+    (a Python caller's non-JSON argument, a value nested past what `json` writes): such an
+    item is simply never deduplicated.
+
+    Injective over what the judge tells apart: the item is dumped as Python values (not
+    pydantic's JSON mode, which writes NaN, Infinity and -Infinity all as `null`) and written
+    by `json`, which keeps `NaN`, `Infinity`, `-Infinity`, `null`, `1`, `1.0` and `true`
+    apart."""
     try:
+        identity = {
+            "version": _KEY_VERSION,
+            "program": program,
+            "item": item.model_dump(mode="python", exclude=_NOT_VERDICT_FIELDS),
+            # The job as the sandbox gets it: the server's effective limits and flags, and the
+            # arguments as encoded for the sandbox (which tells `{1: x}` from `{"1": x}`).
+            "job": {k: v for k, v in job.items() if k not in ("id", "code")},
+        }
         canonical = json.dumps(
-            identity, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=_refuse
+            identity, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=_plain
         )
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return None
     return hashlib.sha256(canonical.encode("ascii")).digest()
 
 
-def _refuse(value: Any) -> Any:
+def _plain(value: Any) -> Any:
+    """The wire value of an enum (the only non-JSON type the schema itself produces)."""
+    if isinstance(value, Enum):
+        return {"enum": type(value).__name__, "value": value.value}
     raise TypeError(f"not JSON: {type(value).__name__}")
 
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from rlvr.schemas.code import CodeItem, CodeResult, TestStatus, TestVerdict
 from rlvr.schemas.common import Status
@@ -18,6 +22,8 @@ from rlvr.verifier.domains.code.dedup import (
     verdict_key,
 )
 from rlvr.verifier.domains.code.harness import build_job
+from rlvr.verifier.domains.code.values import parse_reply, tree_matches
+from rlvr.verifier.sandbox.codec import encode_value
 
 SETTINGS = CodeSettings(is_enabled=False)
 BASE: dict[str, Any] = {
@@ -87,6 +93,86 @@ def test_non_json_argument_gives_no_key() -> None:
     job = build_job(item, "def f(x): return 1", SETTINGS)
     job["extra"] = object()
     assert verdict_key(item, "def f(x): return 1", job) is None
+
+
+# JSON values as a caller may send them, with what pydantic's JSON mode used to fold into
+# `null`: NaN and both infinities; ints, floats and bools side by side (1, 1.0, true).
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from([0.0, 1.0, -1.0, 0.5, math.inf, -math.inf, math.nan])
+    | st.text(max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def call_item(expected: Any) -> dict[str, Any]:
+    return {"code": "def f(): pass", "tests": [{"kind": "call", "fn": "f", "expected": expected}]}
+
+
+def judge_tells_apart(a: Any, b: Any) -> bool:
+    """Some reply (a candidate returning `a` or `b` itself) passes against one and not the other."""
+    replies = [parse_reply(encode_value(a)), parse_reply(encode_value(b))]
+    return any(tree_matches(a, reply) != tree_matches(b, reply) for reply in replies)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES, JSON_VALUES)
+def test_items_the_judge_tells_apart_never_share_a_key(a: Any, b: Any) -> None:
+    if judge_tells_apart(a, b):
+        assert key_of(call_item(a)) != key_of(call_item(b)), (a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (None, math.inf),
+        (None, math.nan),
+        (None, -math.inf),
+        (math.inf, -math.inf),
+        (math.nan, math.inf),
+        (1, 1.0),
+        (1, True),
+        (1.0, True),
+        (0, False),
+        ([None], [math.nan]),
+        ({"a": None}, {"a": math.inf}),
+    ],
+)
+def test_nan_infinities_null_and_number_kinds_have_their_own_keys(a: Any, b: Any) -> None:
+    assert judge_tells_apart(a, b)
+    assert key_of(call_item(a)) != key_of(call_item(b))
+
+
+def test_values_the_schema_refuses_give_a_422_not_a_key() -> None:
+    deep: Any = 0
+    for _ in range(400):
+        deep = [deep]
+    with pytest.raises(ValidationError, match="expected nest deeper"):
+        CodeItem.model_validate(call_item(deep))
+    for tolerance in (math.inf, -math.inf, math.nan):
+        for test in (
+            {"kind": "call", "fn": "f", "expected": 1.0, "float_tolerance": tolerance},
+            {"kind": "stdio", "stdout": "1.0", "float_tolerance": tolerance},
+        ):
+            with pytest.raises(ValidationError):
+                CodeItem.model_validate({"code": "x", "tests": [test]})
+        with pytest.raises(ValidationError):
+            CodeItem.model_validate({**call_item(1), "timeout_s": tolerance})
+
+
+def test_a_key_that_json_cannot_write_is_no_key_not_a_crash() -> None:
+    item = CodeItem.model_validate(call_item(1))
+    deep: Any = 0
+    for _ in range(100_000):
+        deep = [deep]
+    job = build_job(item, "def f(): pass", SETTINGS)
+    job["deep"] = deep
+    assert verdict_key(item, "def f(): pass", job) is None
 
 
 def result(

@@ -356,10 +356,15 @@ def is_prime(n):
 """
 
 
-def test_a_candidate_cannot_learn_answers_across_jobs(code_url: str) -> None:
+def learning_rounds(url: str, code: str, rounds: int = 6) -> list[float]:
+    """The learner's rewards over consecutive jobs, one request each (identical items of one
+    request would share the first one's verdict, and the learner would never get its turns)."""
     test = assert_test("for n in (4, 6, 8, 9):\n    assert is_prime(n) == (n in (2, 3, 5, 7))")
-    results = post_code(code_url, [item(LEARNER, [test])] * 6)
-    assert [r["reward"] for r in results] == [0.0] * 6, results
+    return [post_code(url, [item(code, [test])])[0]["reward"] for _ in range(rounds)]
+
+
+def test_a_candidate_cannot_learn_answers_across_jobs(code_url: str) -> None:
+    assert learning_rounds(code_url, LEARNER) == [0.0] * 6
 
 
 WRITABLE_SCAN = """
@@ -725,3 +730,182 @@ def test_interrupts_from_the_candidate_are_not_swallowed_by_except_exception(
     )
     assert interrupted["reward"] == 0.0, interrupted
     assert errored["reward"] == 1.0, errored
+
+
+# -- round three: kernel state a job could leave for the next (docs/limits.md, the threat model)
+
+# Loopback TCP in TIME_WAIT outlives its owner for 60 s with the ports it chose, readable in
+# /proc/net/tcp: a store no sweep of processes, files or IPC removes. Sockets of any family but
+# AF_UNIX are refused to runs.
+NET_STATE = """
+import os, socket
+def leave():
+    made = []
+    for family, kind in ((socket.AF_INET, socket.SOCK_STREAM), (socket.AF_INET6, socket.SOCK_DGRAM),
+                         (socket.AF_INET, socket.SOCK_RAW), (socket.AF_NETLINK, socket.SOCK_RAW),
+                         (socket.AF_PACKET, socket.SOCK_RAW)):
+        try:
+            socket.socket(family, kind).close()
+            made.append(int(family))
+        except OSError:
+            pass
+    try:
+        server = socket.socket()
+        server.bind(("127.7.7.7", 4242))
+        server.listen()
+        client = socket.create_connection(("127.7.7.7", 4242))
+        client.close()
+        made.append("time_wait")
+    except OSError:
+        pass
+    return made
+def seen():
+    rows = []
+    for name in ("tcp", "tcp6", "udp", "udp6", "raw", "raw6"):
+        try:
+            with open(f"/proc/net/{name}") as handle:
+                rows += handle.read().splitlines()[1:]
+        except OSError:
+            pass
+    return rows
+"""
+
+
+def test_no_socket_of_a_network_family_and_no_network_state_for_the_next_job(
+    code_url: str, fresh: dict[str, Any]
+) -> None:
+    hostile, finder = post_code(
+        code_url,
+        [item(NET_STATE, [call("leave", [])]), item(NET_STATE + "\n", [call("seen", [])])],
+    )
+    assert hostile["reward"] == 1.0, hostile  # nothing made: every network family refused
+    assert finder["reward"] == 1.0, finder
+    assert_next_jobs_unaffected(code_url, fresh)
+
+
+TCP_LEARNER = """
+import socket
+def _port(n):
+    return 20000 + n
+def _has(n):
+    needle = f":{_port(n):04X} "
+    for name in ("tcp", "tcp6"):
+        try:
+            with open(f"/proc/net/{name}") as handle:
+                if needle in handle.read():
+                    return True
+        except OSError:
+            pass
+    return False
+def _mark(n):
+    try:  # a connection closed by its client first: TIME_WAIT, owned by no process
+        server = socket.socket()
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.9", _port(n)))
+        server.listen()
+        client = socket.create_connection(("127.0.0.9", _port(n)))
+        peer, _ = server.accept()
+        client.close()
+        peer.close()
+        server.close()
+    except OSError:
+        pass
+_guesses = []
+def is_prime(n):
+    # As LEARNER, with TIME_WAIT sockets as the store: a marked number was a wrong guess.
+    if _guesses:
+        _guesses.pop()
+    if _has(n):
+        return False
+    _mark(n)
+    _guesses.append(n)
+    return True
+"""
+
+
+def test_a_candidate_cannot_learn_answers_through_network_state(code_url: str) -> None:
+    """Seen before the fix: 0.0 four times, then 1.0 (all four facts learnt, one per job)."""
+    assert learning_rounds(code_url, TCP_LEARNER) == [0.0] * 6
+
+
+# The job's kept binary (a sealed memfd, /proc/self/exe of every run of the program) outlives
+# the job: extended attributes are refused, its times and mode are reset before every run.
+BINARY_METADATA = r"""
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+int main() {
+    char mode[8] = {0};
+    if (scanf("%7s", mode) != 1) return 1;
+    if (strcmp(mode, "write") == 0) {
+        int xattr = setxattr("/proc/self/exe", "user.store", "1", 1, 0) == 0;
+        struct timespec times[2] = {{12345, 0}, {12345, 0}};
+        utimensat(AT_FDCWD, "/proc/self/exe", times, 0);
+        chmod("/proc/self/exe", 0755);
+        printf("xattr %d\n", xattr);
+        return 0;
+    }
+    char value[8];
+    struct stat info;
+    if (stat("/proc/self/exe", &info) != 0) return 1;
+    long found = getxattr("/proc/self/exe", "user.store", value, sizeof value);
+    // the atime is this run's exec (relatime), never the one a run set
+    int atime_set = info.st_atime == 12345;
+    printf("%ld %ld %d %o\n", found > 0 ? found : 0L, (long)info.st_mtime, atime_set,
+           info.st_mode & 0777);
+}
+"""
+
+
+def test_the_kept_binary_carries_nothing_from_one_job_to_the_next(code_url: str) -> None:
+    def run(stdin: str, stdout: str) -> dict[str, Any]:
+        test = {"kind": "stdio", "stdin": stdin, "stdout": stdout}
+        return {"language": "cpp", "code": BINARY_METADATA, "tests": [test]}
+
+    writer, reader = post_code(
+        code_url, [run("write\n", "xattr 0\n"), run("read\n", "0 0 0 100\n")]
+    )
+    assert writer["reward"] == 1.0, writer
+    assert reader["reward"] == 1.0, reader
+
+
+# The PID counter, the open row of the threat model: a wrong guess is written as the residue of
+# the next pid modulo 256 (fork until it is reached), read back by the next job's getpid().
+PID_LEARNER = """
+import os
+_M, _BASE, _STEP, _NUMBERS = 256, 128, 8, (4, 6, 8, 9)
+def _decode():
+    slot = (os.getpid() % _M) - _BASE
+    if not 0 <= slot < 16 * _STEP:
+        return set()
+    mask = slot // _STEP
+    return {n for i, n in enumerate(_NUMBERS) if mask >> i & 1}
+_wrong = _decode()
+def _store(wrong):
+    mask = sum(1 << i for i, n in enumerate(_NUMBERS) if n in wrong)
+    target = _BASE + mask * _STEP
+    for _ in range(2 * _M):
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0)
+        os.waitpid(pid, 0)
+        if pid % _M == target:
+            return
+def is_prime(n):
+    if n in _wrong:
+        return False
+    _store(_wrong | {n})
+    return True
+"""
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the PID counter is a documented covert channel (docs/limits.md, the threat model): "
+    "closing it needs a fresh PID namespace per run; this xfail then fails and goes",
+)
+def test_a_candidate_cannot_learn_answers_through_the_pid_counter(code_url: str) -> None:
+    """Seen with the fix: 0.0 four times, then 1.0 for every later job."""
+    assert learning_rounds(code_url, PID_LEARNER) == [0.0] * 6

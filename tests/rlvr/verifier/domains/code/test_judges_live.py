@@ -512,11 +512,15 @@ def test_interactor_hack_scores_zero_and_next_job_is_clean(code_url: str, name: 
 
 def test_the_secret_thief_works_against_an_interactor_that_exposes_itself(code_url: str) -> None:
     """The control: an interactor that makes itself dumpable again is robbed by the same
-    probe, so the probe above is real and non-dumpability is what stops it."""
+    probe, so the probe above is real and non-dumpability is what stops it. (PR_SET_DUMPABLE
+    is refused to every run: it re-execs itself from the readable interpreter, which the kernel
+    makes dumpable; its input and program descriptors, 3 and 4, survive the exec.)"""
     exposed = dedent(
         """
-        import ctypes
-        ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE = 1
+        import os, sys
+        if "EXPOSED" not in os.environ:
+            environment = {**os.environ, "EXPOSED": "1"}
+            os.execve(sys.executable, [sys.executable, "/dev/fd/4", *sys.argv[1:]], environment)
         """
     ) + GUESS_INTERACTOR_PY.replace(
         "for _ in range(31):", "import time\ntime.sleep(0.5)\nfor _ in range(31):"
