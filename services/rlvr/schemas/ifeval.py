@@ -17,10 +17,18 @@ from pydantic import BaseModel, Field, model_validator
 from rlvr.schemas.common import ItemResult, WireModel
 
 #: Argument kinds: `int` (>= 0), `pos_int` (>= 1), `text` (non-empty string), `texts` (a list
-#: of non-empty strings), `relation` ("less than" | "at least"), `letter` (one ASCII letter).
-KwargKind = Literal["int", "pos_int", "text", "texts", "relation", "letter"]
+#: of non-empty strings), `relation` ("less than" | "at least"), `letter` (one ASCII letter),
+#: `language` (a code langdetect can return).
+KwargKind = Literal["int", "pos_int", "text", "texts", "relation", "letter", "language"]
 
 RELATIONS = ("less than", "at least")
+
+#: The codes langdetect 1.0.9 returns (its profiles). IFEval's own data uses a subset; `zh`
+#: alone is not one (langdetect says `zh-cn` or `zh-tw`), so it could never be met.
+LANGUAGES = frozenset(
+    "af ar bg bn ca cs cy da de el en es et fa fi fr gu he hi hr hu id it ja kn ko lt lv mk ml "
+    "mr ne nl no pa pl pt ro ru sk sl so sq sv sw ta te th tl tr uk ur vi zh-cn zh-tw".split()
+)
 
 INSTRUCTION_KWARGS: Mapping[str, Mapping[str, KwargKind]] = {
     # keywords
@@ -33,7 +41,7 @@ INSTRUCTION_KWARGS: Mapping[str, Mapping[str, KwargKind]] = {
         "let_relation": "relation",
     },
     # language
-    "language:response_language": {"language": "text"},
+    "language:response_language": {"language": "language"},
     # length
     "length_constraints:number_sentences": {"num_sentences": "int", "relation": "relation"},
     "length_constraints:number_paragraphs": {"num_paragraphs": "int"},
@@ -91,6 +99,10 @@ def _check_value(name: str, kind: KwargKind, value: Any) -> Any:
         if not (isinstance(value, str) and len(value) == 1 and value.isascii() and value.isalpha()):
             raise ValueError(f"{name} must be one ASCII letter, got {value!r}")
         return value
+    if kind == "language":
+        if value not in LANGUAGES:
+            raise ValueError(f"{name} must be a language code langdetect knows, got {value!r}")
+        return value
     if kind == "texts":
         if isinstance(value, str) or not isinstance(value, list | tuple) or not value:
             raise ValueError(f"{name} must be a non-empty list of strings")
@@ -122,7 +134,15 @@ def normalize_kwargs(instruction_id: str, kwargs: Mapping[str, Any]) -> dict[str
     missing = sorted(set(spec) - set(given))
     if missing:
         raise ValueError(f"{instruction_id} needs {missing}")
-    return {name: _check_value(name, kind, given[name]) for name, kind in spec.items()}
+    normalized = {name: _check_value(name, kind, given[name]) for name, kind in spec.items()}
+    if instruction_id == "length_constraints:nth_paragraph_first_word":
+        # IFEval replaces an nth_paragraph past num_paragraphs by a random one
+        if normalized["nth_paragraph"] > normalized["num_paragraphs"]:
+            raise ValueError(
+                f"nth_paragraph ({normalized['nth_paragraph']}) must be at most num_paragraphs "
+                f"({normalized['num_paragraphs']})"
+            )
+    return normalized
 
 
 class Constraint(WireModel):

