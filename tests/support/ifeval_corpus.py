@@ -24,7 +24,7 @@ ENGLISH = [
     "Honestly, it depends on the weather... and on my mood.",
     "Please send the report to [name] at [address] before [date].",
     "Python is a programming language that lets you work quickly.",
-    "She said, \"I will be there soon.\"",
+    'She said, "I will be there soon."',
     "The quick brown fox jumps over the lazy dog.",
     "I DON'T KNOW WHAT TO SAY ABOUT THE NASA MISSION.",
     "Climate change affects ecosystems, economies, and people everywhere.",
@@ -48,8 +48,26 @@ OTHER = {
     "ko": "오늘 날씨가 아주 좋아서 우리는 공원에 산책하러 갑니다.",
     "sw": "Leo hali ya hewa ni nzuri sana na tunakwenda kutembea bustanini.",
 }
-KEYWORDS = ["river", "apples", "answer", "weather", "data", "fox", "python", "green", "report",
-            "market", "mission", "people", "sky", "mood", "city", "dog", "home", "year"]
+KEYWORDS = [
+    "river",
+    "apples",
+    "answer",
+    "weather",
+    "data",
+    "fox",
+    "python",
+    "green",
+    "report",
+    "market",
+    "mission",
+    "people",
+    "sky",
+    "mood",
+    "city",
+    "dog",
+    "home",
+    "year",
+]
 ENDINGS = ["Any other questions?", "Is there anything else I can help with?", "Peace out."]
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "ru", "hi", "ja", "ar", "ko", "sw"]
 
@@ -88,7 +106,9 @@ def _response(rng: random.Random) -> str:
         text = "\n".join(f"{word} {i + 1}\n{p}" for i, p in enumerate(paragraphs))
     elif shape == 5:
         body = json.dumps({"answer": paragraphs[0], "items": paragraphs[1:]}, ensure_ascii=False)
-        text = rng.choice(["{}", "```json\n{}\n```", "```\n{}\n```", "Here: {}", "{}}}"]).format(body)
+        text = rng.choice(["{}", "```json\n{}\n```", "```\n{}\n```", "Here: {}", "{}}}"]).format(
+            body
+        )
     elif shape == 6:
         text = rng.choice(["<<A Poem of Joy>>\n", "<<>>\n", "<< >>", "<<Title", ""]) + "\n\n".join(
             paragraphs
@@ -126,7 +146,11 @@ def _relation(rng: random.Random) -> str:
 def _nth_paragraph(rng: random.Random) -> dict[str, Any]:
     count = rng.randint(1, 5)
     first_word = rng.choice(["the", "mr", "i", "this", "python", "wow"])
-    return {"num_paragraphs": count, "nth_paragraph": rng.randint(1, count), "first_word": first_word}
+    return {
+        "num_paragraphs": count,
+        "nth_paragraph": rng.randint(1, count),
+        "first_word": first_word,
+    }
 
 
 def _kwargs(rng: random.Random, instruction_id: str, prompt: str) -> dict[str, Any]:
@@ -145,7 +169,10 @@ def _kwargs(rng: random.Random, instruction_id: str, prompt: str) -> dict[str, A
             "let_relation": _relation(rng),
         },
         "response_language": lambda: {"language": rng.choice(LANGUAGES)},
-        "number_sentences": lambda: {"num_sentences": rng.randint(1, 8), "relation": _relation(rng)},
+        "number_sentences": lambda: {
+            "num_sentences": rng.randint(1, 8),
+            "relation": _relation(rng),
+        },
         "number_paragraphs": lambda: {"num_paragraphs": rng.randint(1, 5)},
         "number_words": lambda: {"num_words": rng.randint(5, 80), "relation": _relation(rng)},
         "nth_paragraph_first_word": lambda: _nth_paragraph(rng),

@@ -46,7 +46,9 @@ def frequency(text: str, kwargs: Mapping[str, Any]) -> Check:
 
 def forbidden_words(text: str, kwargs: Mapping[str, Any]) -> Check:
     lowered = text.lower()
-    used = [w for w in sorted(set(kwargs["forbidden_words"])) if _has_whole_word(lowered, w.lower())]
+    used = [
+        w for w in sorted(set(kwargs["forbidden_words"])) if _has_whole_word(lowered, w.lower())
+    ]
     if used:
         return Check(False, f"uses forbidden word(s) {used}")
     return Check(True, "no forbidden word used")
