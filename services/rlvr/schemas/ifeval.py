@@ -25,10 +25,11 @@ RELATIONS = ("less than", "at least")
 
 #: The codes langdetect 1.0.9 returns (its profiles). IFEval's own data uses a subset; `zh`
 #: alone is not one (langdetect says `zh-cn` or `zh-tw`), so it could never be met.
-LANGUAGES = frozenset(
+_LANGDETECT_CODES = (
     "af ar bg bn ca cs cy da de el en es et fa fi fr gu he hi hr hu id it ja kn ko lt lv mk ml "
-    "mr ne nl no pa pl pt ro ru sk sl so sq sv sw ta te th tl tr uk ur vi zh-cn zh-tw".split()
+    "mr ne nl no pa pl pt ro ru sk sl so sq sv sw ta te th tl tr uk ur vi zh-cn zh-tw"
 )
+LANGUAGES = frozenset(_LANGDETECT_CODES.split())
 
 INSTRUCTION_KWARGS: Mapping[str, Mapping[str, KwargKind]] = {
     # keywords
@@ -135,13 +136,15 @@ def normalize_kwargs(instruction_id: str, kwargs: Mapping[str, Any]) -> dict[str
     if missing:
         raise ValueError(f"{instruction_id} needs {missing}")
     normalized = {name: _check_value(name, kind, given[name]) for name, kind in spec.items()}
-    if instruction_id == "length_constraints:nth_paragraph_first_word":
-        # IFEval replaces an nth_paragraph past num_paragraphs by a random one
-        if normalized["nth_paragraph"] > normalized["num_paragraphs"]:
-            raise ValueError(
-                f"nth_paragraph ({normalized['nth_paragraph']}) must be at most num_paragraphs "
-                f"({normalized['num_paragraphs']})"
-            )
+    # IFEval replaces an nth_paragraph past num_paragraphs by a random one
+    if (
+        instruction_id == "length_constraints:nth_paragraph_first_word"
+        and normalized["nth_paragraph"] > normalized["num_paragraphs"]
+    ):
+        raise ValueError(
+            f"nth_paragraph ({normalized['nth_paragraph']}) must be at most num_paragraphs "
+            f"({normalized['num_paragraphs']})"
+        )
     return normalized
 
 

@@ -115,13 +115,15 @@ class IfevalVerifier:
         stop = threading.Event()  # a cancelled batch stops its thread at the next item
         inline_run = asyncio.to_thread(self._judge_inline, [items[i] for i in inline], stop)
         try:
-            inline_results, *pooled_results = await asyncio.gather(
+            inline_results = await asyncio.gather(
                 inline_run, *(self._judge_in_pool(items[i]) for i in pooled)
             )
         finally:
             stop.set()
+        judged_inline: list[IfevalResult] = inline_results[0]  # type: ignore[assignment]
+        pooled_results: list[IfevalResult] = inline_results[1:]  # type: ignore[assignment]
         results: list[IfevalResult | None] = [None] * len(items)
-        for index, result in zip(inline, inline_results, strict=True):
+        for index, result in zip(inline, judged_inline, strict=True):
             results[index] = result
         for index, result in zip(pooled, pooled_results, strict=True):
             results[index] = result
