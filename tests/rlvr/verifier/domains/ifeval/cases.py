@@ -33,14 +33,20 @@ CASES: list[Case] = [
     Case("keywords:existence", {"keywords": ["ice cream"]}, "I love ice  cream.", False),
     # keywords:frequency — non-overlapping occurrences, boundaries of the relation
     Case("keywords:frequency", {"keyword": "the", "frequency": 3, "relation": LEAST}, ESSAY, True),
-    Case("keywords:frequency", {"keyword": "water", "frequency": 1, "relation": LESS}, ESSAY, False),
+    Case(
+        "keywords:frequency", {"keyword": "water", "frequency": 1, "relation": LESS}, ESSAY, False
+    ),
     Case("keywords:frequency", {"keyword": "water", "frequency": 2, "relation": LESS}, ESSAY, True),
     Case("keywords:frequency", {"keyword": "aa", "frequency": 2, "relation": LEAST}, "aaa", False),
     Case("keywords:frequency", {"keyword": "aa", "frequency": 2, "relation": LEAST}, "aaaa", True),
-    Case("keywords:frequency", {"keyword": " cat ", "frequency": 1, "relation": LEAST}, "Cats!", True),
+    Case(
+        "keywords:frequency", {"keyword": " cat ", "frequency": 1, "relation": LEAST}, "Cats!", True
+    ),
     Case("keywords:frequency", {"keyword": "dog", "frequency": 0, "relation": LEAST}, "none", True),
     # keywords:forbidden_words — whole words only, case-insensitive
-    Case("keywords:forbidden_words", {"forbidden_words": ["cat"]}, "Concatenate the strings.", True),
+    Case(
+        "keywords:forbidden_words", {"forbidden_words": ["cat"]}, "Concatenate the strings.", True
+    ),
     Case("keywords:forbidden_words", {"forbidden_words": ["cat"]}, "My Cat sleeps.", False),
     Case("keywords:forbidden_words", {"forbidden_words": ["cat", "dog"]}, "A dog's life.", False),
     Case("keywords:forbidden_words", {"forbidden_words": ["dog"]}, "hot_dog stand", True),
@@ -146,9 +152,14 @@ CASES: list[Case] = [
     Case("length_constraints:number_paragraphs", {"num_paragraphs": 2}, "One.\n***\nTwo.", True),
     Case("length_constraints:number_paragraphs", {"num_paragraphs": 2}, "One.\n\nTwo.", False),
     Case(
-        "length_constraints:number_paragraphs", {"num_paragraphs": 2}, "***\nOne.\n***\nTwo.\n***", True
+        "length_constraints:number_paragraphs",
+        {"num_paragraphs": 2},
+        "***\nOne.\n***\nTwo.\n***",
+        True,
     ),
-    Case("length_constraints:number_paragraphs", {"num_paragraphs": 2}, "One.\n***\n***\nTwo.", False),
+    Case(
+        "length_constraints:number_paragraphs", {"num_paragraphs": 2}, "One.\n***\n***\nTwo.", False
+    ),
     Case("length_constraints:number_paragraphs", {"num_paragraphs": 1}, "Just one.", True),
     # length_constraints:nth_paragraph_first_word
     Case(
@@ -160,7 +171,7 @@ CASES: list[Case] = [
     Case(
         "length_constraints:nth_paragraph_first_word",
         {"num_paragraphs": 2, "nth_paragraph": 2, "first_word": "then"},
-        "First part.\n\n\"Then\" the second part.",
+        'First part.\n\n"Then" the second part.',
         True,
     ),
     Case(
@@ -196,7 +207,9 @@ CASES: list[Case] = [
         "an open [bracket\non two lines]",
         False,
     ),
-    Case("detectable_content:number_placeholders", {"num_placeholders": 1}, "empty [] counts", True),
+    Case(
+        "detectable_content:number_placeholders", {"num_placeholders": 1}, "empty [] counts", True
+    ),
     Case("detectable_content:number_placeholders", {"num_placeholders": 2}, "[[nested]]", False),
     # detectable_content:postscript
     Case(
@@ -206,18 +219,29 @@ CASES: list[Case] = [
         True,
     ),
     Case(
-        "detectable_content:postscript", {"postscript_marker": "P.S."}, "Main text.\np. s. later", True
+        "detectable_content:postscript",
+        {"postscript_marker": "P.S."},
+        "Main text.\np. s. later",
+        True,
     ),
-    Case("detectable_content:postscript", {"postscript_marker": "P.S."}, "Main text. PS later", False),
-    Case("detectable_content:postscript", {"postscript_marker": "P.P.S"}, "Text.\nP.P.S more", True),
-    Case("detectable_content:postscript", {"postscript_marker": "P.P.S"}, "Text.\nP.S. more", False),
+    Case(
+        "detectable_content:postscript", {"postscript_marker": "P.S."}, "Main text. PS later", False
+    ),
+    Case(
+        "detectable_content:postscript", {"postscript_marker": "P.P.S"}, "Text.\nP.P.S more", True
+    ),
+    Case(
+        "detectable_content:postscript", {"postscript_marker": "P.P.S"}, "Text.\nP.S. more", False
+    ),
     Case("detectable_content:postscript", {"postscript_marker": "Note:"}, "Text.\nNOTE: x", True),
     # detectable_format:number_bullet_lists — * or - at a line start
     Case("detectable_format:number_bullet_lists", {"num_bullets": 2}, "* one\n* two", True),
     Case("detectable_format:number_bullet_lists", {"num_bullets": 2}, "- one\n  - two\n", True),
     Case("detectable_format:number_bullet_lists", {"num_bullets": 3}, "* one\n* two", False),
     Case("detectable_format:number_bullet_lists", {"num_bullets": 1}, "**bold** line\n* one", True),
-    Case("detectable_format:number_bullet_lists", {"num_bullets": 2}, "Intro:\n* a\n- b\nEnd", True),
+    Case(
+        "detectable_format:number_bullet_lists", {"num_bullets": 2}, "Intro:\n* a\n- b\nEnd", True
+    ),
     # detectable_format:constrained_response
     Case("detectable_format:constrained_response", {}, "My answer is yes.", True),
     Case("detectable_format:constrained_response", {}, "Well... My answer is maybe.", True),
@@ -231,13 +255,22 @@ CASES: list[Case] = [
         True,
     ),
     Case(
-        "detectable_format:number_highlighted_sections", {"num_highlights": 1}, "**bold** only", True
+        "detectable_format:number_highlighted_sections",
+        {"num_highlights": 1},
+        "**bold** only",
+        True,
     ),
     Case(
-        "detectable_format:number_highlighted_sections", {"num_highlights": 2}, "**bold** only", False
+        "detectable_format:number_highlighted_sections",
+        {"num_highlights": 2},
+        "**bold** only",
+        False,
     ),
     Case(
-        "detectable_format:number_highlighted_sections", {"num_highlights": 1}, "* * and ** **", False
+        "detectable_format:number_highlighted_sections",
+        {"num_highlights": 1},
+        "* * and ** **",
+        False,
     ),
     Case(
         "detectable_format:number_highlighted_sections",
@@ -275,7 +308,7 @@ CASES: list[Case] = [
     Case("detectable_format:json_format", {}, '```json\n{"a": [1, 2]}\n```', True),
     Case("detectable_format:json_format", {}, 'Here it is: {"a": 1}', False),
     Case("detectable_format:json_format", {}, "{'a': 1}", False),
-    Case("detectable_format:json_format", {}, '```JSON\n[1, 2]\n```', True),
+    Case("detectable_format:json_format", {}, "```JSON\n[1, 2]\n```", True),
     # detectable_format:title
     Case("detectable_format:title", {}, "<<A Poem of Joy>>\nRoses are red.", True),
     Case("detectable_format:title", {}, "<< >>\nRoses are red.", False),

@@ -20,9 +20,9 @@ logging.getLogger().setLevel(logging.CRITICAL)  # the reference logs every langd
 
 def ours(instruction_id: str, kwargs: dict, response: str) -> tuple[bool, bool]:
     normalized = normalize_kwargs(instruction_id, kwargs)
-    strict = bool(response.strip()) and check_one(
-        instruction_id, response, normalized, [response]
-    ).met
+    strict = (
+        bool(response.strip()) and check_one(instruction_id, response, normalized, [response]).met
+    )
     loose = check_one(instruction_id, response, normalized, loose_variants(response)).met
     return strict, loose
 
@@ -73,6 +73,8 @@ def test_agreement_with_the_reference_on_a_seeded_corpus() -> None:
     agreement = 1 - len(disagreements) / len(items)
     assert agreement >= 0.99, f"{agreement:.4f}"
     unexplained = [
-        d for d in disagreements if not _differs_only_by_undetectable_language(d.response, d.instruction_id)
+        d
+        for d in disagreements
+        if not _differs_only_by_undetectable_language(d.response, d.instruction_id)
     ]
     assert unexplained == []

@@ -90,7 +90,9 @@ def test_every_checker_is_fast_on_every_hostile_text(instruction_id: str) -> Non
         ("detectable_content:postscript", "whitespace"),
     ],
 )
-def test_the_inputs_that_are_quadratic_for_ifeval_scale_linearly(instruction_id: str, name: str) -> None:
+def test_the_inputs_that_are_quadratic_for_ifeval_scale_linearly(
+    instruction_id: str, name: str
+) -> None:
     text = HOSTILE[name]
     small = min(_seconds(instruction_id, text[: N // 4]) for _ in range(3))
     large = min(_seconds(instruction_id, text) for _ in range(3))

@@ -65,16 +65,28 @@ def test_loose_mode_forgives_a_preamble_line_and_markdown() -> None:
 @pytest.mark.parametrize(
     ("constraint", "fragment"),
     [
-        ({"id": "keywords:existance", "kwargs": {"keywords": ["a"]}}, "did you mean 'keywords:existence'"),
+        (
+            {"id": "keywords:existance", "kwargs": {"keywords": ["a"]}},
+            "did you mean 'keywords:existence'",
+        ),
         ({"id": "keywords:existence", "kwargs": {}}, "needs ['keywords']"),
         ({"id": "keywords:existence", "kwargs": {"keywords": "sea"}}, "non-empty list of strings"),
         ({"id": "punctuation:no_comma", "kwargs": {"n": 1}}, "unknown: ['n']"),
         (
-            {"id": "length_constraints:number_words", "kwargs": {"num_words": 5, "relation": "at most"}},
+            {
+                "id": "length_constraints:number_words",
+                "kwargs": {"num_words": 5, "relation": "at most"},
+            },
             "'less than' or 'at least'",
         ),
         ({"id": "language:response_language", "kwargs": {"language": "zh"}}, "langdetect"),
-        ({"id": "keywords:letter_frequency", "kwargs": {"letter": "ab", "let_frequency": 1, "let_relation": "at least"}}, "one ASCII letter"),
+        (
+            {
+                "id": "keywords:letter_frequency",
+                "kwargs": {"letter": "ab", "let_frequency": 1, "let_relation": "at least"},
+            },
+            "one ASCII letter",
+        ),
         (
             {
                 "id": "length_constraints:nth_paragraph_first_word",

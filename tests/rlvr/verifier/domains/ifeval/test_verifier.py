@@ -45,7 +45,12 @@ async def test_results_in_order_with_fraction_and_all_scoring(verifier: IfevalVe
         ]
     )
     assert [r.id for r in results] == ["a", "b", "c", "d"]
-    assert [r.status for r in results] == [Status.passed, Status.failed, Status.failed, Status.failed]
+    assert [r.status for r in results] == [
+        Status.passed,
+        Status.failed,
+        Status.failed,
+        Status.failed,
+    ]
     assert [r.reward for r in results] == [1.0, 0.0, 0.5, 0.0]
     assert [c.met for c in results[2].constraints] == [False, True]
     assert results[2].constraints[0].why == "1 comma(s)"
