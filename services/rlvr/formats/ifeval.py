@@ -196,17 +196,20 @@ _RELATION_COUNTS = {
 
 def from_func_name(label: Mapping[str, Any]) -> list[dict[str, Any]]:
     """open-instruct's older one-function label, as the IFEval constraint it stands for."""
-    name = label.get("func_name")
+    name = str(label.get("func_name"))
     if name not in FUNC_NAMES:
         raise FormatError(f"unknown func_name {name!r}; known: {', '.join(sorted(FUNC_NAMES))}")
     instruction_id, renames = FUNC_NAMES[name]
-    kwargs = {new: label.get(old) for old, new in renames.items() if label.get(old) is not None}
+    kwargs: dict[str, Any] = {
+        new: label[old] for old, new in renames.items() if label.get(old) is not None
+    }
     for relation_key, count_keys in _RELATION_COUNTS.items():
         if kwargs.get(relation_key) == "at most":
             kwargs[relation_key] = "less than"
             for count_key in count_keys:
-                if isinstance(kwargs.get(count_key), int):
-                    kwargs[count_key] += 1
+                count = kwargs.get(count_key)
+                if isinstance(count, int):
+                    kwargs[count_key] = count + 1
         elif kwargs.get(relation_key) == "around":
             raise FormatError(f"{name}: quantifier 'around' has no IFEval equivalent")
     if instruction_id in _DEFAULT_RELATIONS:
