@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from rlvr.schemas.ifeval import Constraint, IfevalItem
 
 __all__ = [
+    "FORMATS",
     "FUNC_NAMES",
     "FormatError",
     "IfevalProblem",
@@ -264,7 +265,11 @@ def from_open_instruct(row: Mapping[str, Any]) -> IfevalProblem:
     )
 
 
-FORMATS = {"ifeval": from_ifeval, "ifbench": from_ifeval, "open_instruct": from_open_instruct}
+FORMATS: dict[str, Callable[[Mapping[str, Any]], IfevalProblem]] = {
+    "ifeval": from_ifeval,
+    "ifbench": from_ifeval,
+    "open_instruct": from_open_instruct,
+}
 
 
 def detect_format(row: Mapping[str, Any]) -> str | None:
