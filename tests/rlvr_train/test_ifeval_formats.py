@@ -31,7 +31,9 @@ def test_ifeval_and_open_instruct_sources_become_ifeval_records(tmp_path: Path) 
         json.dumps(
             {
                 "messages": [{"role": "user", "content": "Give a title."}],
-                "ground_truth": "[{'instruction_id': ['detectable_format:title'], 'kwargs': [None]}]",
+                "ground_truth": (
+                    "[{'instruction_id': ['detectable_format:title'], 'kwargs': [None]}]"
+                ),
             }
         )
         + "\n"
