@@ -69,18 +69,19 @@ def _detect(text: str) -> str | None:
     ngrams = detector._extract_ngrams()
     if not ngrams:
         return None
-    rows = [profiles.rows[word] for word in ngrams]
-    matrix, size = profiles.matrix, len(detector.langlist)
+    sampled = profiles.matrix[[profiles.rows[word] for word in ngrams]]
+    size, count = len(detector.langlist), len(ngrams)
     draws = random.Random()
     draws.seed(detector.seed)
+    below = draws._randbelow  # what `draws.choice(ngrams)` draws: the same stream
     total = np.zeros(size)
     for _ in range(detector.n_trial):
         prob = np.full(size, 1.0 / size)
         alpha = detector.alpha + draws.gauss(0.0, 1.0) * detector.ALPHA_WIDTH
-        weight = alpha / detector.BASE_FREQ
+        factors = (alpha / detector.BASE_FREQ) + sampled  # `weight + p` per n-gram, as theirs
         step = 0
         while True:
-            prob *= weight + matrix[draws.choice(rows)]
+            prob *= factors[below(count)]
             if step % 5 == 0:
                 prob /= sum(prob.tolist())  # Python's left-to-right sum, as langdetect
                 if prob.max() > detector.CONV_THRESHOLD or step >= detector.ITERATION_LIMIT:
