@@ -64,10 +64,13 @@ def not_an_answer(item: IfevalItem) -> str | None:
     constraints' words), or None when it has words of its own."""
     if not item.response.strip():
         return "empty response: not an answer, no constraint is met"
+    own = words(item.response)
+    if not own:
+        return "no words (only punctuation or markup): not an answer, no constraint is met"
     given = {word.lower() for text in _argument_texts(item) for word in words(text)}
     if item.prompt:
         given.update(word.lower() for word in words(item.prompt))
-    if all(word.lower() in given for word in words(item.response)):
+    if all(word.lower() in given for word in own):
         return (
             "not an answer: the response only repeats the prompt or the constraints' own "
             "words, so no constraint is met"

@@ -30,6 +30,12 @@ def test_an_empty_response_meets_no_vacuous_constraint(response: str) -> None:
     assert judgement.refused is not None and "empty" in judgement.refused
 
 
+@pytest.mark.parametrize("response", ["** * *", "{}", "...\n---"])
+def test_a_response_without_words_meets_no_vacuous_constraint(response: str) -> None:
+    judgement = judge(item(response, VACUOUS))
+    assert judgement.met == 0 and "no words" in (judgement.refused or "")
+
+
 def test_a_response_that_only_repeats_the_prompt_is_not_an_answer() -> None:
     judgement = judge(item(PROMPT, VACUOUS, prompt=PROMPT))
     assert judgement.met == 0 and "not an answer" in (judgement.refused or "")
