@@ -73,7 +73,8 @@ def _detect(text: str) -> str | None:
     size, count = len(detector.langlist), len(ngrams)
     draws = random.Random()
     draws.seed(detector.seed)
-    below = draws._randbelow  # what `draws.choice(ngrams)` draws: the same stream
+    # what `draws.choice(ngrams)` draws (its index), from the same stream
+    below = draws._randbelow  # type: ignore[attr-defined]
     total = np.zeros(size)
     for _ in range(detector.n_trial):
         prob = np.full(size, 1.0 / size)
