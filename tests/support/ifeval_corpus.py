@@ -153,6 +153,11 @@ def _nth_paragraph(rng: random.Random) -> dict[str, Any]:
     }
 
 
+def _word_range(rng: random.Random) -> dict[str, Any]:
+    low = rng.randint(5, 80)
+    return {"min_words": low, "max_words": low + rng.randint(0, 40)}
+
+
 def _kwargs(rng: random.Random, instruction_id: str, prompt: str) -> dict[str, Any]:
     name = instruction_id.split(":")[1]
     return {
@@ -186,6 +191,9 @@ def _kwargs(rng: random.Random, instruction_id: str, prompt: str) -> dict[str, A
         },
         "repeat_prompt": lambda: {"prompt_to_repeat": prompt},
         "end_checker": lambda: {"end_phrase": rng.choice(ENDINGS)},
+        "word_count_range": lambda: _word_range(rng),
+        "unique_word_count": lambda: {"N": rng.randint(5, 60)},
+        "numbers": lambda: {"N": rng.randint(0, 4)},
         "capital_word_frequency": lambda: {
             "capital_frequency": rng.randint(1, 20),
             "capital_relation": _relation(rng),

@@ -1,4 +1,4 @@
-"""IFEval's reference checkers (the `if-verifiable` package, Google's code), run in-process.
+"""IFEval's and IFBench's reference checkers (the `if-verifiable` package), run in-process.
 
 Only tests and benchmarks use it, to measure agreement and speed. Two things are set up so it
 runs here without downloads and gives reproducible verdicts: NLTK's Punkt English model comes
@@ -26,13 +26,14 @@ class ReferenceVerdict(NamedTuple):
 @cache
 def registry() -> Mapping[str, Any]:
     """The reference's `INSTRUCTION_DICT`, wired to the bundled Punkt model and seeded."""
+    from if_verifiable.ifbench.instructions_registry import INSTRUCTION_DICT as IFBENCH
     from if_verifiable.ifeval import instructions_util
     from if_verifiable.ifeval.instructions_registry import INSTRUCTION_DICT
 
     warm_up()  # seeds langdetect's factory (shared by the reference: same process)
     instructions_util._get_sentence_tokenizer = sentence_tokenizer
     nltk.tokenize._get_punkt_tokenizer = lambda language="english": sentence_tokenizer()
-    return INSTRUCTION_DICT
+    return {**IFBENCH, **INSTRUCTION_DICT}  # IFBench's own checkers for its ids
 
 
 def reference_check(

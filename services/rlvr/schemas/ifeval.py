@@ -77,6 +77,11 @@ INSTRUCTION_KWARGS: Mapping[str, Mapping[str, KwargKind]] = {
     "change_case:english_lowercase": {},
     # punctuation
     "punctuation:no_comma": {},
+    # IFBench (test set), the families covered so far
+    "count:word_count_range": {"min_words": "int", "max_words": "int"},
+    "count:unique_word_count": {"N": "int"},
+    "count:numbers": {"N": "int"},
+    "format:no_whitespace": {},
 }
 
 #: Longest keyword-like argument: matching stays linear in the response with a bounded needle.
@@ -136,6 +141,14 @@ def normalize_kwargs(instruction_id: str, kwargs: Mapping[str, Any]) -> dict[str
     if missing:
         raise ValueError(f"{instruction_id} needs {missing}")
     normalized = {name: _check_value(name, kind, given[name]) for name, kind in spec.items()}
+    if (
+        instruction_id == "count:word_count_range"
+        and normalized["min_words"] > normalized["max_words"]
+    ):
+        raise ValueError(
+            f"min_words ({normalized['min_words']}) must be at most max_words "
+            f"({normalized['max_words']})"
+        )
     # IFEval replaces an nth_paragraph past num_paragraphs by a random one
     if (
         instruction_id == "length_constraints:nth_paragraph_first_word"

@@ -1,4 +1,5 @@
-"""The instruction ids (IFEval's names) and the checker of each; the same ids as the wire spec."""
+"""The instruction ids (IFEval's and IFBench's names) and the checker of each; the same ids as
+the wire spec."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from rlvr.verifier.domains.ifeval import (
     combination,
     content,
     formatting,
+    ifbench,
     keywords,
     language,
     length,
@@ -42,4 +44,8 @@ CHECKERS: Mapping[str, Checker] = {
     "change_case:english_capital": case.english_capital,
     "change_case:english_lowercase": case.english_lowercase,
     "punctuation:no_comma": case.no_comma,
+    "count:word_count_range": ifbench.word_count_range,
+    "count:unique_word_count": ifbench.unique_word_count,
+    "count:numbers": ifbench.numbers,
+    "format:no_whitespace": ifbench.no_whitespace,
 }

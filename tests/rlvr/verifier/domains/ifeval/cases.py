@@ -410,6 +410,23 @@ CASES: list[Case] = [
     Case("punctuation:no_comma", {}, "No commas in this one.", True),
     Case("punctuation:no_comma", {}, "One, two.", False),
     Case("punctuation:no_comma", {}, "A full-width comma\uff0c is not a comma.", True),
+    # IFBench: count:word_count_range — \w+ runs, both ends included
+    Case("count:word_count_range", {"min_words": 4, "max_words": 4}, "I don't know.", True),
+    Case("count:word_count_range", {"min_words": 5, "max_words": 9}, "I don't know.", False),
+    Case("count:word_count_range", {"min_words": 20, "max_words": 30}, ESSAY, True),
+    # IFBench: count:unique_word_count — case-insensitive, punctuation stripped at the ends
+    Case("count:unique_word_count", {"N": 4}, "The cat. the CAT! A dog?", True),
+    Case("count:unique_word_count", {"N": 5}, "The cat. the CAT! A dog?", False),
+    Case("count:unique_word_count", {"N": 4}, "one two -- three", True),  # "--" is the empty word
+    # IFBench: count:numbers — punctuation removed first: 3.14 and 1,000 are one number each
+    Case("count:numbers", {"N": 2}, "Pi is 3.14 and a grand is 1,000.", True),
+    Case("count:numbers", {"N": 3}, "Pi is 3.14 and a grand is 1,000.", False),
+    Case("count:numbers", {"N": 2}, "Call 555-1234 now.", False),
+    Case("count:numbers", {"N": 1}, "Call 555-1234 now.", True),
+    # IFBench: format:no_whitespace
+    Case("format:no_whitespace", {}, "no_spaces_here", True),
+    Case("format:no_whitespace", {}, "one space", False),
+    Case("format:no_whitespace", {}, "tab\there", False),
 ]
 
 #: Cases where IFEval's reference code decides otherwise: (index in CASES, why).

@@ -27,9 +27,22 @@ def ours(instruction_id: str, kwargs: dict, response: str) -> tuple[bool, bool]:
     return strict, loose
 
 
-def test_every_wire_id_has_a_checker_and_all_25_are_there() -> None:
+IFEVAL_GROUPS = (
+    "keywords:",
+    "language:",
+    "length_constraints:",
+    "detectable_content:",
+    "detectable_format:",
+    "combination:",
+    "startend:",
+    "change_case:",
+    "punctuation:",
+)
+
+
+def test_every_wire_id_has_a_checker_and_all_25_of_ifeval_are_there() -> None:
     assert set(CHECKERS) == set(INSTRUCTION_KWARGS)
-    assert len(CHECKERS) == 25
+    assert len([i for i in CHECKERS if i.startswith(IFEVAL_GROUPS)]) == 25
 
 
 def test_the_table_covers_every_instruction() -> None:

@@ -63,7 +63,17 @@ KWARGS = {
     "change_case:english_capital": {},
     "change_case:english_lowercase": {},
     "punctuation:no_comma": {},
+    "count:word_count_range": {"min_words": 1, "max_words": 10},
+    "count:unique_word_count": {"N": 3},
+    "count:numbers": {"N": 2},
+    "format:no_whitespace": {},
 }
+
+
+def test_every_instruction_is_probed() -> None:
+    from rlvr.verifier.domains.ifeval.registry import CHECKERS as ALL
+
+    assert set(KWARGS) == set(ALL)
 
 
 def _seconds(instruction_id: str, text: str) -> float:
@@ -75,7 +85,8 @@ def _seconds(instruction_id: str, text: str) -> float:
 
 @pytest.mark.parametrize("instruction_id", sorted(KWARGS))
 def test_every_checker_is_fast_on_every_hostile_text(instruction_id: str) -> None:
-    budget_s = 8.0 if instruction_id in SLOW_IDS else 0.5
+    # generous: the machine is shared; the linear scaling is checked by the test below
+    budget_s = 8.0 if instruction_id in SLOW_IDS else 2.0
     worst = max((_seconds(instruction_id, text), name) for name, text in HOSTILE.items())
     assert worst[0] < budget_s, worst
 
