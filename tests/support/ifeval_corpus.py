@@ -194,6 +194,9 @@ def _kwargs(rng: random.Random, instruction_id: str, prompt: str) -> dict[str, A
         "word_count_range": lambda: _word_range(rng),
         "unique_word_count": lambda: {"N": rng.randint(5, 60)},
         "numbers": lambda: {"N": rng.randint(0, 4)},
+        "keywords_multiple": lambda: {
+            f"keyword{i}": rng.choice(["the", "a", "river", "is", "e", "an"]) for i in range(1, 6)
+        },
         "capital_word_frequency": lambda: {
             "capital_frequency": rng.randint(1, 20),
             "capital_relation": _relation(rng),

@@ -82,6 +82,9 @@ INSTRUCTION_KWARGS: Mapping[str, Mapping[str, KwargKind]] = {
     "count:unique_word_count": {"N": "int"},
     "count:numbers": {"N": "int"},
     "format:no_whitespace": {},
+    "count:keywords_multiple": {f"keyword{i}": "text" for i in range(1, 6)},
+    "words:palindrome": {},
+    "count:punctuation": {},
 }
 
 #: Longest keyword-like argument: matching stays linear in the response with a bounded needle.

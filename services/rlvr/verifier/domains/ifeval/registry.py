@@ -48,4 +48,7 @@ CHECKERS: Mapping[str, Checker] = {
     "count:unique_word_count": ifbench.unique_word_count,
     "count:numbers": ifbench.numbers,
     "format:no_whitespace": ifbench.no_whitespace,
+    "count:keywords_multiple": ifbench.keywords_multiple,
+    "words:palindrome": ifbench.palindrome,
+    "count:punctuation": ifbench.punctuation,
 }

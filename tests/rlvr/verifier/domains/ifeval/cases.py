@@ -427,6 +427,27 @@ CASES: list[Case] = [
     Case("format:no_whitespace", {}, "no_spaces_here", True),
     Case("format:no_whitespace", {}, "one space", False),
     Case("format:no_whitespace", {}, "tab\there", False),
+    # IFBench: count:keywords_multiple — exact counts 1, 2, 3, 5, 7 (substrings, any case)
+    Case(
+        "count:keywords_multiple",
+        {"keyword1": "a1", "keyword2": "b2", "keyword3": "c3", "keyword4": "d4", "keyword5": "e5"},
+        "A1 b2 B2 c3 c3 c3 d4 d4 d4 d4 d4 e5 e5 e5 e5 e5 e5 e5",
+        True,
+    ),
+    Case(
+        "count:keywords_multiple",
+        {"keyword1": "a1", "keyword2": "b2", "keyword3": "c3", "keyword4": "d4", "keyword5": "e5"},
+        "a1 a1 b2 b2 c3 c3 c3 d4 d4 d4 d4 d4 e5 e5 e5 e5 e5 e5 e5",
+        False,
+    ),
+    # IFBench: words:palindrome — ten tokens of 5+ characters, punctuation removed
+    Case("words:palindrome", {}, " ".join(["Level,", "radar", "civic."] * 3 + ["kayak!"]), True),
+    Case("words:palindrome", {}, " ".join(["level", "radar", "civic"] * 3), False),
+    Case("words:palindrome", {}, " ".join(["noon", "wow"] * 10), False),
+    # IFBench: count:punctuation — an interrobang plus . , ! ? ; : elsewhere
+    Case("count:punctuation", {}, "Really?! Yes, it is; here: done. Wow! Why?", True),
+    Case("count:punctuation", {}, "Really?! Yes, it is; here: done. Wow!", False),
+    Case("count:punctuation", {}, "Really? Yes, it is; here: done. Wow!", False),
 ]
 
 #: Cases where IFEval's reference code decides otherwise: (index in CASES, why).

@@ -67,6 +67,9 @@ KWARGS = {
     "count:unique_word_count": {"N": 3},
     "count:numbers": {"N": 2},
     "format:no_whitespace": {},
+    "count:keywords_multiple": {f"keyword{i}": "ab" for i in range(1, 6)},
+    "words:palindrome": {},
+    "count:punctuation": {},
 }
 
 
