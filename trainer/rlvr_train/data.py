@@ -10,7 +10,10 @@ A source is named by a string:
 - `<format>:path/to/file.jsonl` — code problems in a public format (`apps`, `taco`,
   `codecontests`, `livecodebench`, `humaneval`, `mbpp`), converted by `rlvr.formats.code`; a
   plain `.jsonl` path also takes such rows, the format detected per line (a line with a
-  `domain` field is a `TaskRecord`).
+  `domain` field is a `TaskRecord`);
+- `ifeval:`/`ifbench:`/`open_instruct:path/to/file.jsonl` — instruction-following prompts with
+  their constraints (IFEval's `instruction_id_list` + `kwargs`, open-instruct's
+  `ground_truth`), converted by `rlvr.formats.ifeval`.
 
 Training and evaluation draw from the same sources with different seeds (generators) or from
 the held-out part (HumanEval), so evaluation problems are not training problems.
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from rlvr.formats import ifeval as ifeval_formats
 from rlvr.formats.code import (
     FORMATS,
     CodeProblem,
@@ -42,6 +46,7 @@ INSTRUCTIONS: dict[str, str] = {
     "math": "Put your final answer in \\boxed{}.",
     "code": "Write the complete function in a ```python code block.",
     "lean": "Write the complete proof in a ```lean code block.",
+    "ifeval": "",  # the constraints are written in the prompt itself
 }
 DEFAULT_SYSTEM_PROMPT = (
     "You are a careful problem solver. Think step by step inside <think> </think>, then give "
@@ -76,6 +81,30 @@ def _line_record(line: str, code_format: str) -> TaskRecord:
             return TaskRecord.model_validate_json(line)
         return code_record(convert(row))
     return code_record(convert(json.loads(line), code_format))
+
+
+def ifeval_records(path: str | Path, fmt: str) -> list[TaskRecord]:
+    """Instruction-following prompts of a JSONL file in a public format (`ifeval`, `ifbench`,
+    `open_instruct`); a row that does not fit raises with its line number."""
+    records = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            problem = ifeval_formats.convert(json.loads(line), fmt)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"{path}:{number}: {exc}") from exc
+        if not problem.prompt:
+            raise ValueError(f"{path}:{number}: an instruction-following row needs its prompt")
+        records.append(
+            TaskRecord(
+                id=problem.id,
+                prompt=problem.prompt,
+                domain="ifeval",
+                constraints=problem.constraints,
+            )
+        )
+    return records
 
 
 def code_record(problem: CodeProblem) -> TaskRecord:
@@ -184,12 +213,14 @@ def load_source(
     fmt, _, path = spec.partition(":")
     if fmt in FORMATS and path:
         return read_jsonl(path, fmt)
+    if fmt in ifeval_formats.FORMATS and path:
+        return ifeval_records(path, fmt)
     is_prefixed = bool(path) and fmt.isidentifier() and not Path(spec).exists()
     if not is_prefixed and (spec.endswith(".jsonl") or Path(spec).is_file()):
         return read_jsonl(spec)
     raise ValueError(
         f"unknown dataset source {spec!r}: use a .jsonl path, <format>:<path> (format: "
-        f"{', '.join(sorted(FORMATS))}), gym:<generator> or humaneval"
+        f"{', '.join(sorted([*FORMATS, *ifeval_formats.FORMATS]))}), gym:<generator> or humaneval"
     )
 
 

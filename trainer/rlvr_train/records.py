@@ -7,10 +7,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-Domain = Literal["math", "code", "lean"]
+Domain = Literal["math", "code", "lean", "ifeval"]
 
 # The field each domain's verifier judges against.
-GROUND_TRUTH_FIELD: dict[str, str] = {"math": "answer", "code": "tests", "lean": "statement"}
+GROUND_TRUTH_FIELD: dict[str, str] = {
+    "math": "answer",
+    "code": "tests",
+    "lean": "statement",
+    "ifeval": "constraints",
+}
 
 
 class TaskRecord(BaseModel):
@@ -25,12 +30,17 @@ class TaskRecord(BaseModel):
 
     id: str | None = Field(None, description="Stable id, echoed to the verifier.")
     prompt: str | list[dict[str, str]] = Field(description="The question, or chat messages.")
-    domain: Domain = Field(description="math | code | lean: which verifier judges answers.")
+    domain: Domain = Field(
+        description="math | code | lean | ifeval: which verifier judges answers."
+    )
     answer: str | None = Field(None, description="Math ground truth (LaTeX or plain text).")
     tests: list[dict[str, Any]] | None = Field(
         None, description="Code tests in the `/code` wire format, e.g. {kind: assert, code}."
     )
     statement: str | None = Field(None, description="Lean theorem statement to be proved.")
+    constraints: list[dict[str, Any]] | None = Field(
+        None, description="Instruction-following constraints in the `/ifeval` wire format."
+    )
     header: str | None = Field(None, description="Lean header (imports, opens).")
     completion: str | None = Field(None, description="Reference solution, an SFT target.")
     language: str | None = Field(None, description="Code: the answer's language (default python).")
@@ -63,6 +73,7 @@ def to_row(record: TaskRecord, instruction: str, system_prompt: str | None) -> d
         "domain": record.domain,
         "answer": record.answer,
         "tests": json.dumps(record.tests) if record.tests is not None else None,
+        "constraints": (json.dumps(record.constraints) if record.constraints is not None else None),
         "statement": record.statement,
         "header": record.header,
         "completion_ref": record.completion,

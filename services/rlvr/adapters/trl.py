@@ -17,9 +17,14 @@ Dataset columns read, per function (the completion is always sent as the item's 
   `language`, `timeout_s`, `memory_mb`. The server runs the last fenced code block.
 - `lean_reward`: `statement`; optional `header`, `timeout_s`. The server checks the last
   ```lean block.
-- `verify_reward`: `domain` per row ("math" | "code" | "lean") plus that domain's columns (None
-  where a row does not use one); or a `label` column in the OpenRLHF/verl format (a plain
-  ground-truth string, or a JSON object with `domain` and that domain's fields).
+- `ifeval_reward`: `constraints` (a list of `{"id", "kwargs"}`, or that list JSON-encoded), or
+  the dataset's own label columns: open-instruct's `ground_truth`, or IFEval's
+  `instruction_id_list` + `kwargs`; optional `scoring`, `mode`, `timeout_s`. The prompt TRL
+  passes (its last user message) goes along, so a completion that only repeats it earns nothing.
+- `verify_reward`: `domain` per row ("math" | "code" | "lean" | "ifeval") plus that domain's
+  columns (None where a row does not use one); or a `label` column in the OpenRLHF/verl format
+  (a plain ground-truth string, a JSON object with `domain` and that domain's fields, or an
+  open-instruct instruction-following ground truth).
 
 The module-level functions read `$VERIFIER_URL` / `$VERIFIER_API_KEY` on first use;
 `make_reward_function` / `make_reward_functions` build the same for an explicit URL or client.
@@ -37,12 +42,13 @@ from typing import Any, Literal
 
 from rlvr.adapters._completions import completion_text
 from rlvr.client import AsyncVerifierClient, ConfigurationError, VerifierClientError
+from rlvr.formats.ifeval import FormatError, constraints_from_ground_truth
 from rlvr.schemas.common import ItemResult, Status
 from rlvr.schemas.verify import LabelError, item_from_label, label_text
 
 log = logging.getLogger(__name__)
 
-Domain = Literal["math", "code", "lean", "mixed"]
+Domain = Literal["math", "code", "lean", "ifeval", "mixed"]
 OnUnavailable = Literal["raise", "none"]
 RewardFunction = Callable[..., Awaitable[list[float | None]]]
 
@@ -76,12 +82,13 @@ DOMAIN_COLUMNS: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     "lean": ("statement", ("header", "timeout_s")),
+    "ifeval": ("constraints", ("scoring", "mode", "timeout_s", "prompt")),
 }
 
 
 # Columns holding structures, which a dataset may store JSON-encoded (Arrow has no union type for
 # a list of differently shaped tests, and a checker's fields differ by kind).
-JSON_COLUMNS = frozenset({"tests", "checker", "interactor"})
+JSON_COLUMNS = frozenset({"tests", "checker", "interactor", "constraints"})
 
 
 def _cell(name: str, value: Any) -> Any:
@@ -100,7 +107,9 @@ def _cell(name: str, value: Any) -> Any:
 def domain_item(domain: str, text: str, columns: Mapping[str, Any], row: int) -> dict[str, Any]:
     """The item of one row of `domain`, from its completion text and the dataset columns."""
     if domain not in DOMAIN_COLUMNS:
-        raise ConfigurationError(f"row {row}: unknown domain {domain!r}; expected math/code/lean")
+        raise ConfigurationError(
+            f"row {row}: unknown domain {domain!r}; expected math/code/lean/ifeval"
+        )
     required, optional = DOMAIN_COLUMNS[domain]
     values = columns.get(required)
     if values is None or values[row] is None:
@@ -122,6 +131,64 @@ def _single_domain(
         return [domain_item(domain, text, columns, row) for row, text in enumerate(texts)]
 
     return build
+
+
+def prompt_text(prompt: Any) -> str | None:
+    """A TRL prompt as text: a plain string, or the last user message of a chat."""
+    if isinstance(prompt, str):
+        return prompt
+    if isinstance(prompt, Sequence):
+        users = [m for m in prompt if isinstance(m, Mapping) and m.get("role") == "user"]
+        content = users[-1].get("content") if users else None
+        return content if isinstance(content, str) else None
+    return None
+
+
+def _row_constraints(columns: Mapping[str, Any], row: int) -> Any:
+    """A row's constraints from whichever label column the dataset has."""
+    for name in ("constraints", "ground_truth"):
+        column = columns.get(name)
+        if column is not None and column[row] is not None:
+            value = column[row]
+            if name == "constraints":
+                return _cell(name, value)
+            try:
+                return constraints_from_ground_truth(value)
+            except FormatError as exc:
+                raise ConfigurationError(f"row {row}: bad `ground_truth`: {exc}") from exc
+    ids, kwargs = columns.get("instruction_id_list"), columns.get("kwargs")
+    if ids is not None and ids[row] is not None:
+        pairs = zip(
+            ids[row], kwargs[row] if kwargs is not None else [{}] * len(ids[row]), strict=True
+        )
+        return [
+            {"id": i, "kwargs": {k: v for k, v in (kw or {}).items() if v is not None}}
+            for i, kw in pairs
+        ]
+    raise ConfigurationError(
+        f"ifeval_reward: row {row} needs a `constraints`, `ground_truth` or "
+        "`instruction_id_list` + `kwargs` column"
+    )
+
+
+def ifeval_items(
+    texts: Sequence[str], columns: Mapping[str, Any], prompts: Sequence[Any] = ()
+) -> list[dict[str, Any]]:
+    """Items for `/ifeval`, one per completion, with the prompt when TRL gave it."""
+    _, optional = DOMAIN_COLUMNS["ifeval"]
+    items = []
+    for row, text in enumerate(texts):
+        item: dict[str, Any] = {"response": text, "constraints": _row_constraints(columns, row)}
+        for name in optional:
+            column = columns.get(name)
+            if column is not None and column[row] is not None:
+                item[name] = column[row]
+        if "prompt" not in item and row < len(prompts):
+            prompt = prompt_text(prompts[row])
+            if prompt:
+                item["prompt"] = prompt
+        items.append(item)
+    return items
 
 
 def mixed_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -178,12 +245,14 @@ _BUILDERS: dict[str, Callable[[Sequence[str], Mapping[str, Any]], list[dict[str,
     "math": _single_domain("math"),
     "code": _single_domain("code"),
     "lean": _single_domain("lean"),
+    "ifeval": ifeval_items,
     "mixed": mixed_items,
 }
 _DEFAULT_NAMES = {
     "math": "math_reward",
     "code": "code_reward",
     "lean": "lean_reward",
+    "ifeval": "ifeval_reward",
     "mixed": "verify_reward",
 }
 
@@ -198,7 +267,8 @@ def make_reward_function(
     on_unavailable: OnUnavailable = "raise",
     **client_kwargs: Any,
 ) -> RewardFunction:
-    """An async TRL reward function for `domain` ("math", "code", "lean", or "mixed": `/verify`).
+    """An async TRL reward function for `domain` ("math", "code", "lean", "ifeval", or "mixed":
+    `/verify`).
 
     Args:
         base_url, api_key, client_kwargs: for the `AsyncVerifierClient` built per event loop
@@ -218,7 +288,9 @@ def make_reward_function(
         prompts: Sequence[Any], completions: Sequence[Any], **columns: Any
     ) -> list[float | None]:
         texts = [completion_text(c) for c in completions]
-        items = build(texts, columns)
+        items = (
+            ifeval_items(texts, columns, prompts) if domain == "ifeval" else build(texts, columns)
+        )
         verifier = clients.get()
         try:
             results: Sequence[ItemResult]
@@ -228,6 +300,8 @@ def make_reward_function(
                 results = await verifier.code(items)
             elif domain == "lean":
                 results = await verifier.lean(items)
+            elif domain == "ifeval":
+                results = await verifier.ifeval(items)
             else:
                 results = await verifier.verify(items)
         except VerifierClientError as exc:
@@ -277,10 +351,12 @@ def make_reward_functions(
 math_reward = make_reward_function("math")
 code_reward = make_reward_function("code")
 lean_reward = make_reward_function("lean")
+ifeval_reward = make_reward_function("ifeval")
 verify_reward = make_reward_function("mixed")
 
 __all__ = [
     "code_reward",
+    "ifeval_reward",
     "lean_reward",
     "make_reward_function",
     "make_reward_functions",

@@ -6,7 +6,11 @@ Point verl's custom reward function at this file:
     custom_reward_function.name=compute_score          # or compute_score_batch / _async
 
 `ground_truth` uses the same label format as `/openrlhf`: a plain string is a math ground truth;
-a JSON object (or a dict) with `domain` carries that domain's fields. The result is a dict:
+a JSON object (or a dict) with `domain` carries that domain's fields; an open-instruct
+instruction-following ground truth (JSON or Python-literal string, list or dict) is an `ifeval`
+item. A `data_source` naming an instruction-following set (`is_ifeval_source`: IFEval, IFBench,
+RLVR-IFeval, open-instruct's IF sets) routes its ground truth to `/ifeval` whatever it looks
+like, so a malformed label there is a clear error, not a math answer. The result is a dict:
 `score` (the reward; `error_score`, default 0.0, for a verifier error because verl cannot drop a
 sample) plus numeric verdict fields `passed`, `failed`, `timed_out`, `verifier_error` (0/1) that
 verl collects into `reward_extra_info`. They are numbers, not strings, so verl can average them.
@@ -31,6 +35,7 @@ from pydantic import ValidationError
 
 from rlvr.adapters._coalesce import Coalescer
 from rlvr.client import AsyncVerifierClient, ConfigurationError, VerifierClient
+from rlvr.formats.ifeval import FormatError, constraints_from_ground_truth
 from rlvr.schemas.common import ItemResult, Status
 from rlvr.schemas.verify import (
     VERIFY_ITEM_ADAPTER,
@@ -71,18 +76,39 @@ def _coalescer(
     return coalescer
 
 
-def item_for(solution_str: str, ground_truth: Any) -> dict[str, Any]:
+_IFEVAL_SOURCE_MARKS = ("ifeval", "ifbench", "if_multi_constraints", "instruction_following")
+
+
+def is_ifeval_source(data_source: str | None) -> bool:
+    """Whether a verl `data_source` names an instruction-following dataset."""
+    name = (data_source or "").lower().replace("-", "_")
+    return any(mark in name for mark in _IFEVAL_SOURCE_MARKS)
+
+
+def item_for(
+    solution_str: str, ground_truth: Any, data_source: str | None = None
+) -> dict[str, Any]:
     """The `/verify` item for one sample (pure). Trailing chat-template tokens (a response
     decoded with special tokens kept ends in `<|im_end|>`) are not the candidate's text."""
+    response = strip_end_tokens(solution_str)
+    is_tagged = isinstance(ground_truth, Mapping) and "domain" in ground_truth
+    if is_ifeval_source(data_source) and not is_tagged:
+        try:
+            constraints = constraints_from_ground_truth(ground_truth)
+        except FormatError as exc:
+            raise LabelError(f"{data_source}: {exc}") from exc
+        return {"domain": "ifeval", "response": response, "constraints": constraints}
     if isinstance(ground_truth, Mapping):
         ground_truth = dict(ground_truth)
-    return item_from_label(label_text(ground_truth), strip_end_tokens(solution_str))
+    return item_from_label(label_text(ground_truth), response)
 
 
-def checked_item(solution_str: str, ground_truth: Any) -> dict[str, Any]:
+def checked_item(
+    solution_str: str, ground_truth: Any, data_source: str | None = None
+) -> dict[str, Any]:
     """`item_for`, validated here so a bad label fails its own sample, not a coalesced batch."""
     try:
-        item = item_for(solution_str, ground_truth)
+        item = item_for(solution_str, ground_truth, data_source)
         VERIFY_ITEM_ADAPTER.validate_python(item)
     except (ValidationError, LabelError) as exc:
         raise ConfigurationError(f"bad ground_truth for the verifier: {exc}") from exc
@@ -112,7 +138,7 @@ def compute_score(
 ) -> dict[str, Any]:
     """Score one sample (blocking; verl's naive reward manager calls it per sample)."""
     client = _sync_client(base_url, api_key)
-    (result,) = client.verify([item_for(solution_str, ground_truth)])
+    (result,) = client.verify([item_for(solution_str, ground_truth, data_source)])
     return score_dict(result, error_score)
 
 
@@ -130,7 +156,7 @@ async def compute_score_async(
 
     Samples scored concurrently on one event loop are sent together as one `/verify` batch.
     """
-    item = checked_item(solution_str, ground_truth)
+    item = checked_item(solution_str, ground_truth, data_source)
     result = await _coalescer(base_url, api_key).submit(item)
     return score_dict(result, error_score)
 
@@ -146,9 +172,12 @@ def compute_score_batch(
     **_: Any,
 ) -> list[dict[str, Any]]:
     """Score a whole batch in one (chunked, concurrent) call: verl's `BatchRewardManager`."""
-    items = [item_for(s, g) for s, g in zip(solution_strs, ground_truths, strict=True)]
+    items = [
+        item_for(s, g, d)
+        for s, g, d in zip(solution_strs, ground_truths, data_sources, strict=True)
+    ]
     results = _sync_client(base_url, api_key).verify(items)
     return [score_dict(r, error_score) for r in results]
 
 
-__all__ = ["compute_score", "compute_score_async", "compute_score_batch"]
+__all__ = ["compute_score", "compute_score_async", "compute_score_batch", "is_ifeval_source"]

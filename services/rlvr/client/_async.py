@@ -13,6 +13,7 @@ from tenacity import AsyncRetrying
 from rlvr.client import _chunking
 from rlvr.client._base import (
     CODE,
+    IFEVAL,
     LEAN,
     MATH,
     PROBE_TIMEOUT,
@@ -27,6 +28,7 @@ from rlvr.client._errors import DeadlineExceeded, TransportError
 from rlvr.client._retry import remaining_s
 from rlvr.schemas.code import CodeItem, CodeResult
 from rlvr.schemas.common import HealthResponse
+from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
 from rlvr.schemas.verify import VerifyItem, VerifyResult
@@ -72,6 +74,12 @@ class AsyncVerifierClient(BaseClient):
     ) -> list[LeanResult]:
         """Check Lean 4 proofs of their statements (`POST /lean`); results in order."""
         return await self._call(LEAN, items, deadline_s)
+
+    async def ifeval(
+        self, items: Iterable[IfevalItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[IfevalResult]:
+        """Check responses against instruction-following constraints (`POST /ifeval`)."""
+        return await self._call(IFEVAL, items, deadline_s)
 
     async def verify(
         self, items: Iterable[VerifyItem | Mapping[str, Any]], *, deadline_s: float | None = None

@@ -28,6 +28,7 @@ from rlvr.client._errors import (
 )
 from rlvr.client._retry import RetryPolicy, parse_retry_after, retrying_kwargs
 from rlvr.schemas.code import CodeItem, CodeResult
+from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
 from rlvr.schemas.verify import VerifyItem, VerifyResult
@@ -67,6 +68,9 @@ CODE: Endpoint[CodeItem, CodeResult] = Endpoint(
 )
 LEAN: Endpoint[LeanItem, LeanResult] = Endpoint(
     "/lean", TypeAdapter(list[LeanItem]), TypeAdapter(list[LeanResult])
+)
+IFEVAL: Endpoint[IfevalItem, IfevalResult] = Endpoint(
+    "/ifeval", TypeAdapter(list[IfevalItem]), TypeAdapter(list[IfevalResult])
 )
 VERIFY: Endpoint[VerifyItem, VerifyResult] = Endpoint(
     "/verify", TypeAdapter(list[VerifyItem]), TypeAdapter(list[VerifyResult])

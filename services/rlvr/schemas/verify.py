@@ -1,9 +1,10 @@
 """Wire models of `POST /verify` (a mixed-domain batch) and `POST /openrlhf` (OpenRLHF's remote RM).
 
-A mixed item is a domain's item plus `"domain": "math" | "code" | "lean"`; its result is that
-domain's result plus the same `domain`. An OpenRLHF label is either a plain string (a math ground
-truth) or a JSON object with `domain` and that domain's fields except the candidate's text, which
-comes from the query (see `item_from_label`).
+A mixed item is a domain's item plus `"domain": "math" | "code" | "lean" | "ifeval"`; its result
+is that domain's result plus the same `domain`. An OpenRLHF label is either a plain string (a math
+ground truth), a JSON object with `domain` and that domain's fields except the candidate's text,
+which comes from the query, or an instruction-following ground truth in open-instruct's form
+(see `item_from_label`).
 """
 
 from __future__ import annotations
@@ -14,14 +15,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from rlvr.formats.ifeval import FormatError, constraints_from_ground_truth, looks_like_ground_truth
 from rlvr.schemas.code import CodeItem, CodeResult
 from rlvr.schemas.common import WireModel
+from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
 from rlvr.verifier.domains.template_tokens import strip_end_tokens, strip_start_token
 
-Domain = Literal["math", "code", "lean"]
-DOMAINS: tuple[str, ...] = ("math", "code", "lean")
+Domain = Literal["math", "code", "lean", "ifeval"]
+DOMAINS: tuple[str, ...] = ("math", "code", "lean", "ifeval")
 
 
 class MathVerifyItem(MathItem):
@@ -36,6 +39,10 @@ class LeanVerifyItem(LeanItem):
     domain: Literal["lean"] = Field(description="Which verifier judges this item.")
 
 
+class IfevalVerifyItem(IfevalItem):
+    domain: Literal["ifeval"] = Field(description="Which verifier judges this item.")
+
+
 class MathVerifyResult(MathResult):
     domain: Literal["math"] = "math"
 
@@ -48,21 +55,35 @@ class LeanVerifyResult(LeanResult):
     domain: Literal["lean"] = "lean"
 
 
+class IfevalVerifyResult(IfevalResult):
+    domain: Literal["ifeval"] = "ifeval"
+
+
 VerifyItem = Annotated[
-    MathVerifyItem | CodeVerifyItem | LeanVerifyItem, Field(discriminator="domain")
+    MathVerifyItem | CodeVerifyItem | LeanVerifyItem | IfevalVerifyItem,
+    Field(discriminator="domain"),
 ]
 VerifyResult = Annotated[
-    MathVerifyResult | CodeVerifyResult | LeanVerifyResult, Field(discriminator="domain")
+    MathVerifyResult | CodeVerifyResult | LeanVerifyResult | IfevalVerifyResult,
+    Field(discriminator="domain"),
 ]
-RESULT_TYPES: dict[str, type[MathVerifyResult | CodeVerifyResult | LeanVerifyResult]] = {
+RESULT_TYPES: dict[
+    str, type[MathVerifyResult | CodeVerifyResult | LeanVerifyResult | IfevalVerifyResult]
+] = {
     "math": MathVerifyResult,
     "code": CodeVerifyResult,
     "lean": LeanVerifyResult,
+    "ifeval": IfevalVerifyResult,
 }
 
 # The field that carries the candidate's text, per domain (filled from the completion). Code and
 # Lean take the last fenced block of `response` (```python / ```lean) on the server.
-RESPONSE_FIELD: dict[str, str] = {"math": "response", "code": "response", "lean": "response"}
+RESPONSE_FIELD: dict[str, str] = {
+    "math": "response",
+    "code": "response",
+    "lean": "response",
+    "ifeval": "response",
+}
 
 
 class VerifyRequest(WireModel):
@@ -165,9 +186,17 @@ def item_from_label(label: str, response: str) -> dict[str, Any]:
 
     A label that is a JSON object with a `domain` key is structured; a plain ground truth
     (including JSON scalars such as `"42"` and set notation such as `{1, 2}`) is a math answer.
+    An open-instruct instruction-following ground truth (a list of `instruction_id`/`kwargs`
+    objects or an old `func_name` object, JSON or Python literal) is an `ifeval` item.
     A label that looks like an object but is not one of the documented shape (a Python `repr`
     dict, a JSON object without `domain`) raises LabelError: guessing would grade it as math.
     """
+    if looks_like_ground_truth(label):
+        try:
+            constraints = constraints_from_ground_truth(label)
+        except FormatError as exc:
+            raise LabelError(f"instruction-following ground truth: {exc}") from exc
+        return {"domain": "ifeval", "response": response, "constraints": constraints}
     if label.lstrip().startswith("{"):
         try:
             structured = json.loads(label)
@@ -180,7 +209,7 @@ def item_from_label(label: str, response: str) -> dict[str, Any]:
                 ) from None
         if isinstance(structured, dict) and structured:
             if "domain" not in structured:
-                raise LabelError('a JSON object label needs "domain" (math | code | lean)')
+                raise LabelError('a JSON object label needs "domain" (math | code | lean | ifeval)')
             domain = structured["domain"]
             field = (
                 RESPONSE_FIELD.get(domain, "response") if isinstance(domain, str) else "response"

@@ -9,8 +9,9 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from fastapi import FastAPI
 
 from rlvr.verifier import __version__
-from rlvr.verifier.api.routes import code, health, lean, math, verify
+from rlvr.verifier.api.routes import code, health, ifeval, lean, math, verify
 from rlvr.verifier.domains.code.verifier import open_code_verifier
+from rlvr.verifier.domains.ifeval.verifier import open_ifeval_verifier
 from rlvr.verifier.domains.lean.verifier import open_lean_verifier
 from rlvr.verifier.domains.math.verifier import open_math_verifier
 from rlvr.verifier.errors import ERROR_RESPONSES, install_error_handlers
@@ -36,10 +37,14 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
             app.state.math = await stack.enter_async_context(open_math_verifier(settings.math))
             app.state.code = await stack.enter_async_context(open_code_verifier(settings.code))
             app.state.lean = await stack.enter_async_context(open_lean_verifier(settings.lean))
+            app.state.ifeval = await stack.enter_async_context(
+                open_ifeval_verifier(settings.ifeval)
+            )
             app.state.verifiers = {
                 "math": app.state.math,
                 "code": app.state.code,
                 "lean": app.state.lean,
+                "ifeval": app.state.ifeval,
             }
             log.info("verifier ready")
             yield
@@ -61,7 +66,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         on_response=app.state.metrics.observe_request,
     )
     app.include_router(health.router)
-    for module in (math, code, lean, verify):
+    for module in (math, code, lean, ifeval, verify):
         app.include_router(module.router, responses=ERROR_RESPONSES)
     return app
 

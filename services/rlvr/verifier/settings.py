@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.ifeval.config import IfevalSettings
 from rlvr.verifier.domains.lean.config import LeanSettings
 from rlvr.verifier.domains.math.config import MathSettings
 from rlvr.verifier.scaleout.config import RayServeSettings
@@ -103,6 +104,7 @@ class VerifierSettings(BaseSettings):
     math: MathSettings = Field(default_factory=MathSettings)
     code: CodeSettings = Field(default_factory=CodeSettings)
     lean: LeanSettings = Field(default_factory=LeanSettings)
+    ifeval: IfevalSettings = Field(default_factory=IfevalSettings)
     ray: RayServeSettings = Field(
         default_factory=RayServeSettings, description="Layout on a Ray cluster (`serve --ray`)."
     )

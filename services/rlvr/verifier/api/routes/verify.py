@@ -38,7 +38,7 @@ from rlvr.verifier.metrics import ServiceMetrics
 
 router = APIRouter(tags=["mixed"], route_class=BoundedJsonRoute)
 
-_TEXT_FIELDS = ("response", "answer", "code", "proof", "statement")
+_TEXT_FIELDS = ("response", "answer", "code", "proof", "statement", "prompt")
 _ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorResponse},
     422: {"model": ErrorResponse},
@@ -101,7 +101,7 @@ async def verify_mixed(
 @router.post(
     "/verify",
     response_model=VerifyResponse,
-    summary="Judge a mixed batch (math, code, lean items together)",
+    summary="Judge a mixed batch (math, code, lean, ifeval items together)",
     responses=_ERRORS,
 )
 async def verify(

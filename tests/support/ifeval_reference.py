@@ -1,0 +1,65 @@
+"""IFEval's and IFBench's reference checkers (the `if-verifiable` package), run in-process.
+
+Only tests and benchmarks use it, to measure agreement and speed. Two things are set up so it
+runs here without downloads and gives reproducible verdicts: NLTK's Punkt English model comes
+from the same package our checkers use (the reference would load or download NLTK data), and
+langdetect is seeded (the reference leaves it unseeded; our checkers seed it with 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, NamedTuple
+
+import nltk.tokenize
+
+from rlvr.verifier.domains.ifeval.language import warm_up
+from rlvr.verifier.domains.ifeval.text import sentence_tokenizer
+
+
+class ReferenceVerdict(NamedTuple):
+    strict: bool
+    loose: bool
+
+
+@cache
+def registry() -> Mapping[str, Any]:
+    """The reference's `INSTRUCTION_DICT`, wired to the bundled Punkt model and seeded."""
+    from if_verifiable.ifbench.instructions_registry import INSTRUCTION_DICT as IFBENCH
+    from if_verifiable.ifeval import instructions_util
+    from if_verifiable.ifeval.instructions_registry import INSTRUCTION_DICT
+
+    warm_up()  # seeds langdetect's factory (shared by the reference: same process)
+    instructions_util._get_sentence_tokenizer = sentence_tokenizer
+    nltk.tokenize._get_punkt_tokenizer = lambda language="english": sentence_tokenizer()
+    return {**IFBENCH, **INSTRUCTION_DICT}  # IFBench's own checkers for its ids
+
+
+def reference_check(
+    instruction_id: str, kwargs: Mapping[str, Any], response: str, prompt: str = ""
+) -> ReferenceVerdict:
+    """IFEval's strict and loose verdicts for one instruction (its evaluation loop)."""
+    checker = registry()[instruction_id](instruction_id)
+    checker.build_description(**{k: v for k, v in kwargs.items() if v is not None})
+    args = checker.get_instruction_args()
+    if args and "prompt" in args:
+        checker.build_description(prompt=prompt)
+    from if_verifiable.common import get_loose_transformations
+
+    strict = bool(response.strip() and checker.check_following(response))
+    variants = get_loose_transformations(response)
+    loose = any(v.strip() and checker.check_following(v) for v in variants)
+    return ReferenceVerdict(strict, bool(loose))
+
+
+def reference_item(
+    instruction_ids: Sequence[str],
+    kwargs_list: Sequence[Mapping[str, Any]],
+    response: str,
+    prompt: str = "",
+) -> list[ReferenceVerdict]:
+    return [
+        reference_check(i, k, response, prompt)
+        for i, k in zip(instruction_ids, kwargs_list, strict=True)
+    ]
