@@ -6,8 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
-from rlvr.schemas.gym import GymRequest, GymResponse
 from rlvr.schemas.common import ErrorResponse
+from rlvr.schemas.gym import GymRequest, GymResponse
 from rlvr.verifier.api.batch import run_domain_batch
 from rlvr.verifier.api.deps import domain_verifier
 from rlvr.verifier.domains.gym.verifier import GymVerifier

@@ -9,9 +9,10 @@ from typing import Literal
 LabelKind = Literal["letters", "numbers", "roman"]  # as `rlvr.schemas.choice.LabelKind`
 DEFAULT_OPTION_COUNT = 10  # A-J, 1-10, I-X when neither the options nor their count are sent
 MAX_OPTION_COUNT = 26
-_ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII")
-_ROMAN += ("XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "XXII", "XXIII", "XXIV")
-_ROMAN += ("XXV", "XXVI")
+_ROMAN: tuple[str, ...] = tuple(
+    "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX XXI XXII XXIII "
+    "XXIV XXV XXVI".split()
+)
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # A token is a label only where it stands alone: not inside a word or a number.
 _TOKEN_RE: dict[LabelKind, re.Pattern[str]] = {
@@ -30,10 +31,7 @@ class LabelSet:
 
     def canonical(self, token: str) -> str | None:
         """The label a token names (`b` -> `B`, `iv` -> `IV`, `03` -> `3`), or None."""
-        if self.kind == "numbers":
-            label = token.lstrip("0") or "0"
-        else:
-            label = token.upper()
+        label = (token.lstrip("0") or "0") if self.kind == "numbers" else token.upper()
         return label if label in self.labels else None
 
     def index(self, label: str) -> int:

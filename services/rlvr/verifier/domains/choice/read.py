@@ -16,6 +16,7 @@ Pure functions on short segments (the committed reader clips them). The rules, i
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -142,7 +143,7 @@ def _gap(text: str) -> str:
 
 def hedge_of(text: str, found: Sequence[_Token]) -> tuple[str, str] | None:
     """Two different labels joined as alternatives (`A or C`, `A, C`), if any."""
-    for first, second in zip(found, found[1:], strict=False):
+    for first, second in itertools.pairwise(found):
         if first.label != second.label and _gap(text[first.end : second.start]) in _CONNECTORS:
             return first.label, second.label
     return None

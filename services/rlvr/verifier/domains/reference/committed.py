@@ -23,7 +23,8 @@ _ANSWER_CLOSE_RE = re.compile(r"<[ \t]{0,3}/[ \t]{0,3}answer[ \t]{0,3}>", re.IGN
 # The words a model writes right before the answer it commits to. Found in an ASCII-lowered
 # copy (same length as the text, so positions carry over).
 _MARKER_RE = re.compile(
-    r"(?:final|correct|right|best)[ \t]{1,3}(?:answer|option|choice)[ \t]{0,3}(?:is|:|：|=|would be)"
+    r"(?:final|correct|right|best)[ \t]{1,3}(?:answer|option|choice)[ \t]{0,3}"
+    r"(?:is|:|：|=|would be)"
     r"|final[ \t]{1,3}answer[ \t]{0,3}[*_]{1,3}[ \t]{0,3}[:：]?"
     r"|(?:the|my)[ \t]{1,3}answer[ \t]{0,3}(?:is|would be|will be|:|：|=)"
     r"|answer[ \t]{0,3}[*_]{0,3}[ \t]{0,3}(?:[:：=]|is\b)"
