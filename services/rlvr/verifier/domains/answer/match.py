@@ -29,7 +29,9 @@ from rlvr.verifier.domains.reference.committed import (
 )
 
 MAX_BARE_WORDS = 12
-_SENTENCE_END_RE = re.compile(r"(?<=[a-z0-9)\]\"'”])[.!?](?=\s|$)")
+# where the answer's sentence ends: after a lowercase word or a number (`Paris. It is…`), or
+# before the next sentence's capitalised word (`U.S.. It…`, `D.C. It…`)
+_SENTENCE_END_RE = re.compile(r"(?<=[a-z0-9)\]\"'”])[.!?](?=\s|$)|[.!?](?=\s{1,3}[A-Z][a-z])")
 _PARTS_RE = re.compile(r"\s*(?:[,;/|\n]|\bor\b|\band\b|&)\s*", re.IGNORECASE)
 _LATEX_RE = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mbox)\s*\{([^{}]{0,400})\}")
 

@@ -10,10 +10,14 @@ the segments handed to the domains' readers are clipped to `MAX_SEGMENT_CHARS`.
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
 
 MAX_SEGMENT_CHARS = 400
+# Only the last few answer markers are read: the committed answer is near the end, and a
+# response repeating "the answer is" 20,000 times must not cost 20,000 readings.
+MAX_MARKERS = 8
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -31,7 +35,7 @@ _MARKER_RE = re.compile(
     r"|(?:correct|right)[ \t]{1,3}(?:one|letter)[ \t]{0,3}is"
     r"|(?:i|we)[ \t]{1,3}(?:choose|pick|select|go with)\b"
 )
-_MARKER_TAIL = " \t*_:：=-"
+_MARKER_TAIL = " \t*_:：="
 
 
 class Source(StrEnum):
@@ -115,13 +119,17 @@ def answer_tags(text: str) -> list[str]:
 
 
 def marked_segments(text: str) -> list[str]:
-    """The text after each answer marker up to the end of its line, last marker first."""
+    """The text after each of the last `MAX_MARKERS` answer markers up to the end of its line,
+    last marker first."""
     lowered = text.translate(_ASCII_LOWER)
     segments: list[str] = []
-    for match in _MARKER_RE.finditer(lowered):
+    matches = deque(_MARKER_RE.finditer(lowered), maxlen=MAX_MARKERS)
+    for match in matches:
         start = match.end()
-        while start < len(text) and text[start] in _MARKER_TAIL:
-            start += 1
+        while start < len(text) and (
+            text[start] in _MARKER_TAIL or (text[start] in "-–—" and text[start + 1 : start + 2].isspace())
+        ):
+            start += 1  # `Answer: B`, `**Answer:** B`, `Answer - B`; not the sign of `-3`
         end = text.find("\n", start)
         if end == start:  # the answer is on the next line (`**Final answer:**\n\nB`)
             start = len(text) - len(text[start:].lstrip())
