@@ -1,6 +1,7 @@
 """Wire models of `POST /verify` (a mixed-domain batch) and `POST /openrlhf` (OpenRLHF's remote RM).
 
-A mixed item is a domain's item plus `"domain": "math" | "code" | "lean"`; its result is that
+A mixed item is a domain's item plus `"domain": "math" | "code" | "lean" | "choice" | "answer" |
+"gym"`; its result is that
 domain's result plus the same `domain`. An OpenRLHF label is either a plain string (a math ground
 truth) or a JSON object with `domain` and that domain's fields except the candidate's text, which
 comes from the query (see `item_from_label`).
@@ -14,14 +15,17 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from rlvr.schemas.answer import AnswerItem, AnswerResult
+from rlvr.schemas.choice import ChoiceItem, ChoiceResult
 from rlvr.schemas.code import CodeItem, CodeResult
 from rlvr.schemas.common import WireModel
+from rlvr.schemas.gym import GymItem, GymResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
 from rlvr.verifier.domains.template_tokens import strip_end_tokens, strip_start_token
 
-Domain = Literal["math", "code", "lean"]
-DOMAINS: tuple[str, ...] = ("math", "code", "lean")
+Domain = Literal["math", "code", "lean", "choice", "answer", "gym"]
+DOMAINS: tuple[str, ...] = ("math", "code", "lean", "choice", "answer", "gym")
 
 
 class MathVerifyItem(MathItem):
@@ -36,6 +40,18 @@ class LeanVerifyItem(LeanItem):
     domain: Literal["lean"] = Field(description="Which verifier judges this item.")
 
 
+class ChoiceVerifyItem(ChoiceItem):
+    domain: Literal["choice"] = Field(description="Which verifier judges this item.")
+
+
+class AnswerVerifyItem(AnswerItem):
+    domain: Literal["answer"] = Field(description="Which verifier judges this item.")
+
+
+class GymVerifyItem(GymItem):
+    domain: Literal["gym"] = Field(description="Which verifier judges this item.")
+
+
 class MathVerifyResult(MathResult):
     domain: Literal["math"] = "math"
 
@@ -48,21 +64,55 @@ class LeanVerifyResult(LeanResult):
     domain: Literal["lean"] = "lean"
 
 
+class ChoiceVerifyResult(ChoiceResult):
+    domain: Literal["choice"] = "choice"
+
+
+class AnswerVerifyResult(AnswerResult):
+    domain: Literal["answer"] = "answer"
+
+
+class GymVerifyResult(GymResult):
+    domain: Literal["gym"] = "gym"
+
+
 VerifyItem = Annotated[
-    MathVerifyItem | CodeVerifyItem | LeanVerifyItem, Field(discriminator="domain")
+    MathVerifyItem
+    | CodeVerifyItem
+    | LeanVerifyItem
+    | ChoiceVerifyItem
+    | AnswerVerifyItem
+    | GymVerifyItem,
+    Field(discriminator="domain"),
 ]
-VerifyResult = Annotated[
-    MathVerifyResult | CodeVerifyResult | LeanVerifyResult, Field(discriminator="domain")
-]
-RESULT_TYPES: dict[str, type[MathVerifyResult | CodeVerifyResult | LeanVerifyResult]] = {
+AnyVerifyResult = (
+    MathVerifyResult
+    | CodeVerifyResult
+    | LeanVerifyResult
+    | ChoiceVerifyResult
+    | AnswerVerifyResult
+    | GymVerifyResult
+)
+VerifyResult = Annotated[AnyVerifyResult, Field(discriminator="domain")]
+RESULT_TYPES: dict[str, type[AnyVerifyResult]] = {
     "math": MathVerifyResult,
     "code": CodeVerifyResult,
     "lean": LeanVerifyResult,
+    "choice": ChoiceVerifyResult,
+    "answer": AnswerVerifyResult,
+    "gym": GymVerifyResult,
 }
 
 # The field that carries the candidate's text, per domain (filled from the completion). Code and
 # Lean take the last fenced block of `response` (```python / ```lean) on the server.
-RESPONSE_FIELD: dict[str, str] = {"math": "response", "code": "response", "lean": "response"}
+RESPONSE_FIELD: dict[str, str] = {
+    "math": "response",
+    "code": "response",
+    "lean": "response",
+    "choice": "response",
+    "answer": "response",
+    "gym": "response",
+}
 
 
 class VerifyRequest(WireModel):
@@ -180,7 +230,10 @@ def item_from_label(label: str, response: str) -> dict[str, Any]:
                 ) from None
         if isinstance(structured, dict) and structured:
             if "domain" not in structured:
-                raise LabelError('a JSON object label needs "domain" (math | code | lean)')
+                raise LabelError(
+                    'a JSON object label needs "domain" '
+                    "(math | code | lean | choice | answer | gym)"
+                )
             domain = structured["domain"]
             field = (
                 RESPONSE_FIELD.get(domain, "response") if isinstance(domain, str) else "response"
