@@ -116,8 +116,16 @@ async def test_unreachable_service_raises_by_default_or_gives_none_when_asked() 
     assert await quiet(prompts=["p"] * 2, completions=["a", "b"], answer=["1", "2"]) == [None, None]
 
 
-def test_factory_builds_all_four_functions_with_trl_names() -> None:
+def test_factory_builds_every_function_with_trl_names() -> None:
     functions = make_reward_functions(base_url="http://127.0.0.1:1")
-    assert sorted(functions) == ["code_reward", "lean_reward", "math_reward", "verify_reward"]
+    assert sorted(functions) == [
+        "answer_reward",
+        "choice_reward",
+        "code_reward",
+        "gym_reward",
+        "lean_reward",
+        "math_reward",
+        "verify_reward",
+    ]
     assert all(fn.__name__ == name for name, fn in functions.items())
     assert code_reward.__name__ == "code_reward" and lean_reward.__name__ == "lean_reward"

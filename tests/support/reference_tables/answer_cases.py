@@ -125,10 +125,17 @@ def _adversarial() -> list[AnswerCase]:
     f1 = {"match": "f1", "f1_threshold": 0.5}
     cases += [
         AnswerCase("Answer: Eiffel Tower, Louvre", "Eiffel Tower", False, "f1_stuffing", True, f1),
-        AnswerCase("Answer: Paris City of Light", ["Paris", "City of Light"], False, "f1_stuffing",
-                   True, f1),
-        AnswerCase("Answer: Everest, K2", ["Everest", "K2 mountain"], False, "f1_stuffing", True,
-                   f1),
+        AnswerCase(
+            "Answer: Paris City of Light",
+            ["Paris", "City of Light"],
+            False,
+            "f1_stuffing",
+            True,
+            f1,
+        ),
+        AnswerCase(
+            "Answer: Everest, K2", ["Everest", "K2 mountain"], False, "f1_stuffing", True, f1
+        ),
         AnswerCase("Answer: 1000 or 2000", "1000", False, "numbers", True),
         AnswerCase("Answer: 1,000 kg", "1,000 km", False, "numbers", True),
         AnswerCase("Answer: 10000", "1,000", False, "numbers", True),

@@ -38,7 +38,9 @@ def test_natural_rows_are_judged_right_at_least_98_percent() -> None:
 @pytest.mark.parametrize(
     "case",
     ANSWER_CASES,
-    ids=[f"{c.category}-{i}-{'ok' if c.is_correct else 'wrong'}" for i, c in enumerate(ANSWER_CASES)],
+    ids=[
+        f"{c.category}-{i}-{'ok' if c.is_correct else 'wrong'}" for i, c in enumerate(ANSWER_CASES)
+    ],
 )
 def test_case_verdict_matches_label(case: AnswerCase) -> None:
     result = answer_result(AnswerItem.model_validate(case.item()))

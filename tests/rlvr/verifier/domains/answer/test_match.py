@@ -48,7 +48,9 @@ def test_ambiguous_or_worded_text_is_not_a_quantity(text: str) -> None:
 
 
 def test_graded_f1_gives_a_partial_reward() -> None:
-    item = AnswerItem(response="Answer: the Eiffel Tower in Paris", answer="Eiffel Tower", match="f1")
+    item = AnswerItem(
+        response="Answer: the Eiffel Tower in Paris", answer="Eiffel Tower", match="f1"
+    )
     result = answer_result(item)
     assert result.reason == "partial"
     assert result.reward == pytest.approx(2 / 3, abs=1e-6)

@@ -23,7 +23,9 @@ from rlvr.verifier.domains.gym.tasks import UnknownTask, check_tasks
         ("the answer is 7", None, "no_answer"),
     ],
 )
-def test_extracts_the_last_answer_tag(response: str, answer: str | None, reason: str | None) -> None:
+def test_extracts_the_last_answer_tag(
+    response: str, answer: str | None, reason: str | None
+) -> None:
     extracted = extract_gym_answer(response)
     assert (extracted.answer, extracted.reason) == (answer, reason)
 
