@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -53,6 +54,7 @@ def infer_kind(answer: str) -> LabelKind:
     return "letters"
 
 
+@functools.cache
 def label_set(kind: LabelKind, count: int) -> LabelSet:
     """The first `count` labels of a kind."""
     if kind == "letters":

@@ -16,6 +16,7 @@ Pure functions on short segments (the committed reader clips them). The rules, i
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -115,6 +116,7 @@ def clean(segment: str) -> str:
     return text.translate(_MARKUP)
 
 
+@functools.lru_cache(maxsize=16384)  # option texts repeat across a dataset's rows
 def normalized_words(text: str) -> str:
     """Lowercase words joined by one space (for comparing option texts)."""
     return " ".join(_WORD_RE.findall(unicodedata.normalize("NFKC", text).casefold()))
@@ -126,15 +128,21 @@ def tokens(text: str, labels: LabelSet) -> list[_Token]:
         label = labels.canonical(match.group())
         if label is None:
             continue
-        before = text[: match.start()].rstrip(" \t")
-        after = text[match.end() :].lstrip(" \t")
-        is_delimited = (before[-1:] in _OPENERS and before[-1:] != "") or (
-            after[:1] in _CLOSERS and after[:1] != ""
+        is_delimited = _neighbour(text, match.start() - 1, -1) in _OPENERS or (
+            _neighbour(text, match.end(), 1) in _CLOSERS
         )
         if match.group().islower() and not (is_delimited or text.strip() == match.group()):
             continue  # `a`, `i` in prose are an article and a pronoun
         found.append(_Token(label, match.start(), match.end(), is_delimited))
     return found
+
+
+def _neighbour(text: str, index: int, step: int) -> str:
+    """The first character from `index` on (in `step`'s direction) that is not a space; "" at
+    the end (never found in a set of characters)."""
+    while 0 <= index < len(text) and text[index] in " \t":
+        index += step
+    return text[index] if 0 <= index < len(text) else "\x00"
 
 
 def _gap(text: str) -> str:
@@ -266,15 +274,25 @@ def _contradiction(
     return None
 
 
+@functools.lru_cache(maxsize=4096)
+def _label_bearing_options(options: tuple[str, ...], labels: LabelSet) -> tuple[str, ...]:
+    """The options' texts (cleaned, ASCII-lowered) that themselves contain labels."""
+    needles = []
+    for option in options:
+        quoted = clean(option).strip()
+        if len(quoted) >= 3 and tokens(quoted, labels):
+            needles.append(quoted.translate(_ASCII_LOWER))
+    return tuple(needles)
+
+
 def mask_option_texts(text: str, labels: LabelSet, options: Sequence[str]) -> str:
     """The text with quoted option texts that themselves contain labels (`Both A and B`)
     blanked, so their labels are not read as the response's (or as a hedge)."""
+    needles = _label_bearing_options(tuple(options), labels)
+    if not needles:
+        return text
     lowered = text.translate(_ASCII_LOWER)
-    for option in options:
-        quoted = clean(option).strip()
-        if len(quoted) < 3 or not tokens(quoted, labels):
-            continue
-        needle = quoted.translate(_ASCII_LOWER)
+    for needle in needles:
         at = lowered.find(needle)
         while at >= 0:
             text = text[:at] + " " * len(needle) + text[at + len(needle) :]

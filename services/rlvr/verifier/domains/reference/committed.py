@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -127,7 +128,8 @@ def marked_segments(text: str) -> list[str]:
     for match in matches:
         start = match.end()
         while start < len(text) and (
-            text[start] in _MARKER_TAIL or (text[start] in "-–—" and text[start + 1 : start + 2].isspace())
+            text[start] in _MARKER_TAIL
+            or (text[start] in "-–—" and text[start + 1 : start + 2].isspace())
         ):
             start += 1  # `Answer: B`, `**Answer:** B`, `Answer - B`; not the sign of `-3`
         end = text.find("\n", start)
@@ -152,24 +154,22 @@ def distinct(texts: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t.strip() for t in texts if t.strip()))
 
 
-def committed_candidates(section: str) -> list[Committed]:
+def committed_candidates(section: str) -> Iterator[Committed]:
     """Every place the section may commit to an answer, strongest first: the last answer tag,
     the last box, the answer markers (last first), then the last line as a bare answer.
 
-    A domain's reader takes the first candidate it can read; the tags and boxes carry their
-    siblings in `alternatives` so a reader can refuse a response that commits to two things.
+    A domain's reader takes the first candidate it can read (so the later ones are found only
+    when needed); the tags and boxes carry their siblings in `alternatives` so a reader can
+    refuse a response that commits to two things.
     """
-    candidates: list[Committed] = []
     tags = answer_tags(section)
     if tags:
-        alternatives = distinct(tags)
-        candidates.append(Committed(tags[-1][:MAX_SEGMENT_CHARS], Source.answer_tag, alternatives))
+        yield Committed(tags[-1][:MAX_SEGMENT_CHARS], Source.answer_tag, distinct(tags))
     boxes = boxed_contents(section)
     if boxes:
-        alternatives = distinct(boxes)
-        candidates.append(Committed(boxes[-1][:MAX_SEGMENT_CHARS], Source.boxed, alternatives))
-    candidates.extend(Committed(s, Source.marker) for s in marked_segments(section))
+        yield Committed(boxes[-1][:MAX_SEGMENT_CHARS], Source.boxed, distinct(boxes))
+    for segment in marked_segments(section):
+        yield Committed(segment, Source.marker)
     line = last_line(section)
     if line:
-        candidates.append(Committed(line, Source.bare))
-    return candidates
+        yield Committed(line, Source.bare)
