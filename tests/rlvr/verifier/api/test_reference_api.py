@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import httpx
 
@@ -12,14 +14,14 @@ from rlvr.formats.gym import problems
 OPTIONS = ["London", "Paris", "Rome", "Berlin"]
 
 
-def _post(url: str, path: str, items: list[dict]) -> list[dict]:
+def _post(url: str, path: str, items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     response = httpx.post(f"{url}{path}", json={"items": items}, timeout=60)
     assert response.status_code == 200, response.text
     return response.json()["results"]
 
 
 def test_choice_reads_committed_labels_and_refuses_hedges(verifier_url: str) -> None:
-    items = [
+    items: list[dict[str, Any]] = [
         {"id": "box", "response": r"\boxed{B}", "answer": "B"},
         {"id": "text", "response": "The answer is Paris.", "answer": "B", "options": OPTIONS},
         {"id": "hedge", "response": "Answer: A or B", "answer": "B"},
@@ -49,7 +51,7 @@ def test_choice_rejects_an_answer_outside_its_labels_with_422(verifier_url: str)
 
 
 def test_answer_matches_aliases_numbers_and_grades_f1(verifier_url: str) -> None:
-    items = [
+    items: list[dict[str, Any]] = [
         {"response": "Answer: Everest", "answer": ["Mount Everest", "Everest"]},
         {"response": r"\boxed{1,000 km}", "answer": "1000 kilometres"},
         {"response": "Answer: Everest, K2", "answer": ["Mount Everest", "Everest"]},

@@ -10,35 +10,10 @@ from typing import Literal
 LabelKind = Literal["letters", "numbers", "roman"]  # as `rlvr.schemas.choice.LabelKind`
 DEFAULT_OPTION_COUNT = 10  # A-J, 1-10, I-X when neither the options nor their count are sent
 MAX_OPTION_COUNT = 26
-_ROMAN: tuple[str, ...] = tuple(
-    [
-        "I",
-        "II",
-        "III",
-        "IV",
-        "V",
-        "VI",
-        "VII",
-        "VIII",
-        "IX",
-        "X",
-        "XI",
-        "XII",
-        "XIII",
-        "XIV",
-        "XV",
-        "XVI",
-        "XVII",
-        "XVIII",
-        "XIX",
-        "XX",
-        "XXI",
-        "XXII",
-        "XXIII",
-        "XXIV",
-        "XXV",
-        "XXVI",
-    ]
+_ROMAN: tuple[str, ...] = (
+    *("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"),
+    *("XIV", "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI", "XXII", "XXIII", "XXIV", "XXV"),
+    "XXVI",
 )
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # A token is a label only where it stands alone: not inside a word or a number.
