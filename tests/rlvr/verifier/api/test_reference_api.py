@@ -160,3 +160,14 @@ def test_health_lists_the_new_domains(verifier_url: str) -> None:
     domains = httpx.get(f"{verifier_url}/health").json()["domains"]
     assert {"choice", "answer", "gym"} <= set(domains)
     assert domains["gym"]["ok"] and domains["gym"]["stats"]["tasks"] >= 100
+
+
+def test_the_sync_client_has_a_method_per_new_endpoint(verifier_url: str) -> None:
+    from rlvr.client import VerifierClient
+
+    gym = next(problems("leg_counting", 1, seed=3))
+    with VerifierClient(verifier_url) as client:
+        (chosen,) = client.choice([{"response": "Answer: (A)", "answer": "A"}])
+        (matched,) = client.answer([{"response": "Answer: 1,000", "answer": "1000"}])
+        (scored,) = client.gym([gym.item(f"<answer>{gym.entry['answer']}</answer>")])
+    assert (chosen.reason, matched.reason, scored.reason) == ("correct", "correct", "correct")
