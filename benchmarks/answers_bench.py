@@ -88,6 +88,21 @@ def table_rows(cases: Sequence[Any], golds_of: Callable[[Any], list[str]]) -> li
     return [(c.item(), c.is_adversarial, c.is_correct, golds_of(c)) for c in cases]
 
 
+def in_process_rate(path: str, rows: list[tuple]) -> float:
+    """Items/s of the verifier's own judging function in this process (no HTTP, one thread)."""
+    if path == "/choice":
+        from rlvr.schemas.choice import ChoiceItem as Item
+        from rlvr.verifier.domains.choice.verifier import judge_choice as judge
+    else:
+        from rlvr.schemas.answer import AnswerItem as Item  # type: ignore[assignment]
+        from rlvr.verifier.domains.answer.verifier import answer_result as judge  # type: ignore[assignment]
+    items = [Item.model_validate(row[0]) for row in rows]
+    started = time.perf_counter()
+    for item in items:
+        judge(item)  # type: ignore[arg-type]
+    return len(items) / (time.perf_counter() - started)
+
+
 def compare_table(url: str, path: str, rows: list[tuple], repeat: int) -> dict[str, Any]:
     ours, baseline = Score(), Score()
     results, _ = post_all(url, path, [row[0] for row in rows])
@@ -105,6 +120,7 @@ def compare_table(url: str, path: str, rows: list[tuple], repeat: int) -> dict[s
         "baseline": baseline,
         "ours_rate": len(many) / wall_s,
         "baseline_rate": baseline_rate,
+        "in_process_rate": in_process_rate(path, rows),
         "items": len(rows),
     }
 
@@ -128,6 +144,7 @@ def print_table_comparison(name: str, outcome: dict[str, Any]) -> None:
         f"{'ratio (ours / MV)':<22}{'':>14}{'':>20}"
         f"{outcome['ours_rate'] / outcome['baseline_rate']:>11.1f}x"
     )
+    print(f"{'ours judged in-process':<22}{'':>14}{'':>20}{outcome['in_process_rate']:>12,.0f}")
 
 
 def gym_families(tasks_per_family: int) -> dict[str, list[str]]:
@@ -187,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=20, help="table repeats for items/s")
     parser.add_argument("--tasks-per-family", type=int, default=3)
     parser.add_argument("--per-task", type=int, default=40, help="gym entries per task")
+    parser.add_argument("--skip-gym", action="store_true", help="only /choice and /answer")
     args = parser.parse_args(argv)
     with service(args.url) as url:
         choice_rows = table_rows(CHOICE_CASES, lambda c: [c.answer])
@@ -195,6 +213,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         print_table_comparison("/choice", compare_table(url, "/choice", choice_rows, args.repeat))
         print_table_comparison("/answer", compare_table(url, "/answer", answer_rows, args.repeat))
+        if args.skip_gym:
+            return
         gym = compare_gym(url, args.tasks_per_family, args.per_task)
         print(
             f"\n/gym: items/s per task family ({args.tasks_per_family} tasks each, "

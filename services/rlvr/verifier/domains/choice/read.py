@@ -111,8 +111,9 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 def clean(segment: str) -> str:
     """Fold width variants (`Ｂ` -> `B`), drop LaTeX text commands and Markdown emphasis."""
-    text = unicodedata.normalize("NFKC", segment)
-    text = _LATEX_COMMAND_RE.sub(" ", text)
+    text = segment if segment.isascii() else unicodedata.normalize("NFKC", segment)
+    if "\\" in text:
+        text = _LATEX_COMMAND_RE.sub(" ", text)
     return text.translate(_MARKUP)
 
 
