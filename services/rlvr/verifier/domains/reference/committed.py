@@ -32,7 +32,7 @@ _MARKER_RE = re.compile(
     r"(?:is|:|：|=|would be)"
     r"|final[ \t]{1,3}answer[ \t]{0,3}[*_]{1,3}[ \t]{0,3}[:：]?"
     r"|(?:the|my)[ \t]{1,3}answer[ \t]{0,3}(?:is|would be|will be|:|：|=)"
-    r"|answer[ \t]{0,3}[*_]{0,3}[ \t]{0,3}(?:[:：=]|is\b)"
+    r"|answer[ \t]{0,3}[*_]{0,3}[ \t]{0,3}(?:[:：=]|is\b|[-–—](?=[ \t]))"
     r"|(?:correct|right)[ \t]{1,3}(?:one|letter)[ \t]{0,3}is"
     r"|(?:i|we)[ \t]{1,3}(?:choose|pick|select|go with)\b"
 )
