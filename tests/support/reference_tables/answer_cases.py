@@ -144,3 +144,30 @@ def _adversarial() -> list[AnswerCase]:
 
 
 ANSWER_CASES: list[AnswerCase] = _natural() + _adversarial()
+
+
+# Written after the reader was frozen (2026-12-02), as a check of forms it was not tuned on:
+# every one means Mount Everest (aliases `Mount Everest`, `Everest`). Not part of ANSWER_CASES.
+UNSEEN_STYLES = [
+    "**Answer:** Mount Everest",
+    "The answer is **Mount Everest**.",
+    "Final answer: Everest.",
+    r"\boxed{\text{Mount Everest}}",
+    "So, the tallest mountain is Mount Everest.\n\nAnswer: Mount Everest",
+    "Answer: mount everest",
+    "ANSWER: EVEREST",
+    "The answer is: Everest",
+    "<answer> Mount Everest </answer>",
+    "Mount Everest.",
+    "The final answer is Mount Everest",
+    "Answer: *Everest*",
+    "My answer: Mount Everest",
+    'Answer: "Mount Everest"',
+    "Answer: Mt Everest",
+    "The correct answer is Everest, in Nepal.",
+    "Everest",
+    "It is Mount Everest.",
+    "**Mount Everest**",
+    "Answer: Mount Everest (8,849 m)",
+]
+EVEREST = ["Mount Everest", "Everest"]

@@ -176,3 +176,39 @@ def _adversarial() -> list[ChoiceCase]:
 
 
 CHOICE_CASES: list[ChoiceCase] = _natural() + _other_label_sets() + _adversarial()
+
+
+# Written after the reader was frozen (2026-12-02), as a check of forms it was not tuned on:
+# every one commits to B (options London, Paris, Rome, Berlin). Not part of CHOICE_CASES.
+UNSEEN_STYLES = [
+    "**Answer: (B) Paris**",
+    "The correct answer is **B. Paris**.",
+    r"Therefore, the answer is $\boxed{\text{(B)}}$.",
+    "## Final Answer\nB",
+    "B is the correct answer.",
+    "Correct option: B",
+    "My final answer: **B**",
+    "Answer: Option B",
+    "The answer is: **(B)**",
+    "Thus the correct choice is (B) Paris.",
+    "So it must be B.\n\nAnswer: B",
+    "ANSWER: B) Paris",
+    r"\boxed{\textbf{B}}",
+    r"\boxed{(B)}",
+    "Answer: [B]",
+    "The answer is option (B).",
+    "I'd go with B.",
+    "Final: B",
+    "Correct answer: B",
+    "The answer is B) Paris.",
+    "**The answer is B.**",
+    "Answer: B — Paris",
+    "The right answer would be B, Paris.",
+    "Among the choices, B (Paris) is correct.",
+    r"\[\boxed{B}\]",
+    r"Final answer: \(\boxed{B}\)",
+    "Answer:B",
+    "answer is b",
+    "The answer is **Paris** (B).",
+    "Paris is the capital, so B.",
+]
