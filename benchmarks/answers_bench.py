@@ -90,16 +90,21 @@ def table_rows(cases: Sequence[Any], golds_of: Callable[[Any], list[str]]) -> li
 
 def in_process_rate(path: str, rows: list[tuple]) -> float:
     """Items/s of the verifier's own judging function in this process (no HTTP, one thread)."""
+    from rlvr.schemas.answer import AnswerItem
+    from rlvr.schemas.choice import ChoiceItem
+    from rlvr.verifier.domains.answer.verifier import answer_result
+    from rlvr.verifier.domains.choice.verifier import judge_choice
+
+    judge: Callable[[Any], Any]
     if path == "/choice":
-        from rlvr.schemas.choice import ChoiceItem as Item
-        from rlvr.verifier.domains.choice.verifier import judge_choice as judge
+        items: list[Any] = [ChoiceItem.model_validate(row[0]) for row in rows]
+        judge = judge_choice
     else:
-        from rlvr.schemas.answer import AnswerItem as Item  # type: ignore[assignment]
-        from rlvr.verifier.domains.answer.verifier import answer_result as judge  # type: ignore[assignment]
-    items = [Item.model_validate(row[0]) for row in rows]
+        items = [AnswerItem.model_validate(row[0]) for row in rows]
+        judge = answer_result
     started = time.perf_counter()
     for item in items:
-        judge(item)  # type: ignore[arg-type]
+        judge(item)
     return len(items) / (time.perf_counter() - started)
 
 
