@@ -104,9 +104,9 @@ def _natural() -> list[ChoiceCase]:
 
 
 def _other_label_sets() -> list[ChoiceCase]:
-    numbers = {"labels": "numbers", "num_options": 4}
-    roman = {"labels": "roman", "num_options": 5}
-    rows = [
+    numbers: dict[str, Any] = {"labels": "numbers", "num_options": 4}
+    roman: dict[str, Any] = {"labels": "roman", "num_options": 5}
+    rows: list[tuple[str, str, bool, dict[str, Any]]] = [
         (r"\boxed{3}", "3", True, numbers),
         ("The answer is 3.", "3", True, numbers),
         ("Answer: (2)", "3", False, numbers),
