@@ -110,6 +110,8 @@ def test_gym_kills_a_scorer_past_its_deadline_and_the_next_item_is_scored(
         "timed_out",
     )
     assert after["status"] == "passed"
+    gym_stats = httpx.get(f"{verifier_url}/health").json()["domains"]["gym"]["stats"]
+    assert gym_stats["chunks_retried"] >= 1  # the pair went as one chunk, then one by one
 
 
 def test_gym_rejects_an_unknown_task_with_422_naming_close_ones(verifier_url: str) -> None:

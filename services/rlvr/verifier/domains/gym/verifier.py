@@ -3,7 +3,10 @@
 Task names are checked against the installed reasoning-gym before anything runs (an unknown
 one is a 422 naming the close ones). Scoring runs in worker processes with the item's deadline:
 some scorers do real work (solving a puzzle to check a move list) and a scorer can spin; past
-the deadline the worker is killed and the item is `timed_out`.
+the deadline the worker is killed and the item is `timed_out`. Most scorers take
+microseconds, so a batch's items go to the workers in chunks (`chunk_items`), each chunk within
+the smallest deadline of its items; a chunk that runs past it, or whose worker dies, is scored
+again item by item, so only the item at fault is `timed_out`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from rlvr.schemas.gym import GymItem, GymResult
 from rlvr.verifier.domains.batching import Admission, item_result, item_timeout_s
 from rlvr.verifier.domains.gym.config import GymSettings
 from rlvr.verifier.domains.gym.extract import Extracted, extract_gym_answer
-from rlvr.verifier.domains.gym.scoring import score_answer, warm
+from rlvr.verifier.domains.gym.scoring import score_answer, score_many, warm
 from rlvr.verifier.domains.gym.tasks import check_tasks, task_names
 from rlvr.verifier.domains.math.workers import WorkerPool
 
@@ -34,6 +37,7 @@ class GymVerifier:
         self.admission = Admission(
             "gym", settings.max_queue_items, "max_queue_items", settings.retry_after_s
         )
+        self.chunks_retried = 0  # chunks scored again item by item (a deadline or a crash)
 
     async def verify_batch(self, items: Sequence[GymItem]) -> list[GymResult]:
         check_tasks([item.task for item in items], self.known)  # UnknownTask -> 422
@@ -41,25 +45,61 @@ class GymVerifier:
             extracted = await asyncio.to_thread(
                 lambda: [extract_gym_answer(item.response) for item in items]
             )
-            return list(
-                await asyncio.gather(
-                    *(
-                        self._score(item, found)
-                        for item, found in zip(items, extracted, strict=True)
-                    )
+            results: list[GymResult | None] = [None] * len(items)
+            scorable: list[int] = []
+            for index, (item, found) in enumerate(zip(items, extracted, strict=True)):
+                if found.answer is None:
+                    results[index] = _unanswered(item, found)
+                else:
+                    scorable.append(index)
+            size = self.settings.chunk_items
+            chunks = [scorable[start : start + size] for start in range(0, len(scorable), size)]
+            # gather owns the tasks: cancelling the batch cancels every chunk still running
+            done = await asyncio.gather(
+                *(
+                    self._score_chunk([items[i] for i in c], [extracted[i] for i in c])
+                    for c in chunks
                 )
             )
+            for chunk, chunk_results in zip(chunks, done, strict=True):
+                for index, result in zip(chunk, chunk_results, strict=True):
+                    results[index] = result
+            return [result for result in results if result is not None]
+
+    async def _score_chunk(self, items: list[GymItem], found: list[Extracted]) -> list[GymResult]:
+        """One worker call for the chunk within its smallest deadline; item by item if that
+        fails (a scorer spun past it, or killed its worker)."""
+        if len(items) == 1:
+            return [await self._score(items[0], found[0])]
+        timeout_s = min(item_timeout_s(item.timeout_s, self.settings) for item in items)
+        jobs = [
+            (item.task, item.entry.model_dump(), f.answer)
+            for item, f in zip(items, found, strict=True)
+        ]
+        patience_s = self.settings.max_queue_wait_s + 2 * timeout_s
+        try:
+            outcome = await asyncio.wait_for(
+                self.pool.run(score_many, (jobs,), timeout_s), patience_s
+            )
+        except TimeoutError:
+            outcome = None
+        if outcome is None or outcome.kind != "ok":
+            self.chunks_retried += 1
+            return list(
+                await asyncio.gather(
+                    *(self._score(i, f) for i, f in zip(items, found, strict=True))
+                )
+            )
+        return [
+            self._scored(item, f, value)
+            if not isinstance(value, str)
+            else self._error(item, f, value, 0.0)
+            for item, f, value in zip(items, found, outcome.value, strict=True)
+        ]
 
     async def _score(self, item: GymItem, found: Extracted) -> GymResult:
         if found.answer is None:
-            detail = (
-                "the response never left its <think> block"
-                if found.reason == "unfinished_thinking"
-                else "no <answer>…</answer> tag after thinking"
-            )
-            return item_result(
-                GymResult, item.id, Status.failed, detail, 0.0, reason=found.reason or "no_answer"
-            )
+            return _unanswered(item, found)
         timeout_s = item_timeout_s(item.timeout_s, self.settings)
         entry = item.entry.model_dump()
         patience_s = self.settings.max_queue_wait_s + 2 * timeout_s
@@ -88,7 +128,12 @@ class GymVerifier:
             )
         if outcome.kind != "ok":
             return self._error(item, found, outcome.message, time.perf_counter() - started)
-        score, spent_s, raised = outcome.value
+        return self._scored(item, found, outcome.value)
+
+    def _scored(
+        self, item: GymItem, found: Extracted, value: tuple[float, float, str | None]
+    ) -> GymResult:
+        score, spent_s, raised = value
         if score >= 1.0:
             status, reason, detail = Status.passed, "correct", f"{item.task} scored 1"
         else:
@@ -121,9 +166,22 @@ class GymVerifier:
 
     def health(self) -> DomainHealth:
         stats = self.pool.stats()
-        stats.update(self.admission.stats(), tasks=len(self.known))
+        stats.update(
+            self.admission.stats(), tasks=len(self.known), chunks_retried=self.chunks_retried
+        )
         ok = bool(stats["active"])
         return DomainHealth(ok=ok, detail="" if ok else "gym worker pool is down", stats=stats)
+
+
+def _unanswered(item: GymItem, found: Extracted) -> GymResult:
+    detail = (
+        "the response never left its <think> block"
+        if found.reason == "unfinished_thinking"
+        else "no <answer>…</answer> tag after thinking"
+    )
+    return item_result(
+        GymResult, item.id, Status.failed, detail, 0.0, reason=found.reason or "no_answer"
+    )
 
 
 @asynccontextmanager
