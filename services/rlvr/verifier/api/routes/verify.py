@@ -98,7 +98,7 @@ async def verify_mixed(
 @router.post(
     "/verify",
     response_model=VerifyResponse,
-    summary="Judge a mixed batch (math, code, lean items together)",
+    summary="Judge a mixed batch (math, code, lean, choice, answer, gym items together)",
     responses=_ERRORS,
 )
 async def verify(
