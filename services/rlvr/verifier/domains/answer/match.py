@@ -45,22 +45,23 @@ class AnswerVerdict:
     detail: str
 
 
-def committed_answer(response: str) -> str | None:
-    """The answer a response commits to (rule 1), or None; "" for an unfinished think block."""
+def committed_answer(response: str) -> tuple[str | None, str | None]:
+    """(the answer the response commits to, None) by rule 1, or (None, why there is none:
+    `unfinished_thinking` | `no_answer`)."""
     section = answer_section(response)
     if section is None:
-        return ""
+        return None, "unfinished_thinking"
     for place in committed_candidates(section):
         text = _LATEX_RE.sub(r"\1", place.text).replace("$", "").strip()
         if place.source is Source.marker:
             end = _SENTENCE_END_RE.search(text)
             text = text[: end.start()] if end else text
         elif place.source is Source.bare and len(text.split()) > MAX_BARE_WORDS:
-            return None
+            return None, "no_answer"
         text = text.strip(" \t*_").rstrip(".").strip()
         if text:
-            return text
-    return None
+            return text, None
+    return None, "no_answer"
 
 
 def _parts(text: str) -> list[str]:
@@ -109,13 +110,14 @@ def judge_answer(item: AnswerItem) -> AnswerVerdict:
     aliases = [item.answer] if isinstance(item.answer, str) else list(item.answer)
     aliases = [alias for alias in aliases if alias.strip()]
     rules, numbers = item.normalization, item.is_number_aware
-    text = committed_answer(item.response)
-    if text == "":
-        return AnswerVerdict(
-            "unfinished_thinking", 0.0, None, None, "the response never left its <think> block"
-        )
+    text, missing = committed_answer(item.response)
     if text is None:
-        return AnswerVerdict("no_answer", 0.0, None, None, "no committed answer found")
+        detail = (
+            "the response never left its <think> block"
+            if missing == "unfinished_thinking"
+            else "no committed answer found"
+        )
+        return AnswerVerdict(missing or "no_answer", 0.0, None, None, detail)
     matched = exact_alias(text, aliases, rules, numbers)
     if matched is not None:
         return AnswerVerdict("correct", 1.0, text, matched, f"matches {matched!r}")
