@@ -94,7 +94,9 @@ class RewardArguments:
         default_factory=lambda: ["verify", "format"],
         metadata={
             "help": "Reward functions, mixed with GRPOConfig's `reward_weights`: verify, math, "
-            "code, lean, ifeval (the verifier service), format, think_format, reward_model."
+            "code, lean, ifeval, choice, answer, gym (the verifier service), format, "
+            "think_format, "
+            "reward_model."
         },
     )
     verifier_url: str | None = field(

@@ -21,10 +21,15 @@ Dataset columns read, per function (the completion is always sent as the item's 
   the dataset's own label columns: open-instruct's `ground_truth`, or IFEval's
   `instruction_id_list` + `kwargs`; optional `scoring`, `mode`, `timeout_s`. The prompt TRL
   passes (its last user message) goes along, so a completion that only repeats it earns nothing.
-- `verify_reward`: `domain` per row ("math" | "code" | "lean" | "ifeval") plus that domain's
-  columns (None where a row does not use one); or a `label` column in the OpenRLHF/verl format
-  (a plain ground-truth string, a JSON object with `domain` and that domain's fields, or an
-  open-instruct instruction-following ground truth).
+- `choice_reward`: `answer` (the correct label); optional `options`, `labels`, `num_options`.
+- `answer_reward`: `answer` (a reference or a list of aliases); optional `match`,
+  `f1_threshold`, `normalization`, `is_number_aware`.
+- `gym_reward`: `entry` (a reasoning-gym entry, or it JSON-encoded); optional `task` (default:
+  the entry's `metadata.source_dataset`), `timeout_s`.
+- `verify_reward`: `domain` per row ("math" | "code" | "lean" | "ifeval" | "choice" | "answer" |
+  "gym") plus that domain's columns (None where a row does not use one); or a `label` column in
+  the OpenRLHF/verl format (a plain ground-truth string, a JSON object with `domain` and that
+  domain's fields, or an open-instruct instruction-following ground truth).
 
 The module-level functions read `$VERIFIER_URL` / `$VERIFIER_API_KEY` on first use;
 `make_reward_function` / `make_reward_functions` build the same for an explicit URL or client.
@@ -48,7 +53,7 @@ from rlvr.schemas.verify import LabelError, item_from_label, label_text
 
 log = logging.getLogger(__name__)
 
-Domain = Literal["math", "code", "lean", "ifeval", "mixed"]
+Domain = Literal["math", "code", "lean", "ifeval", "choice", "answer", "gym", "mixed"]
 OnUnavailable = Literal["raise", "none"]
 RewardFunction = Callable[..., Awaitable[list[float | None]]]
 
@@ -83,42 +88,68 @@ DOMAIN_COLUMNS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "lean": ("statement", ("header", "timeout_s")),
     "ifeval": ("constraints", ("scoring", "mode", "timeout_s", "prompt")),
+    "choice": ("answer", ("options", "labels", "num_options")),
+    "answer": ("answer", ("match", "f1_threshold", "normalization", "is_number_aware")),
+    "gym": ("entry", ("task", "timeout_s")),
 }
+# Domains whose `answer` column is a ground truth written out as text (math's `42`, choice's
+# label); `/answer` keeps a list of aliases as a list.
+TEXT_ANSWER_DOMAINS = frozenset({"math", "choice"})
 
 
 # Columns holding structures, which a dataset may store JSON-encoded (Arrow has no union type for
 # a list of differently shaped tests, and a checker's fields differ by kind).
-JSON_COLUMNS = frozenset({"tests", "checker", "interactor", "constraints"})
+JSON_COLUMNS = frozenset(
+    {"tests", "checker", "interactor", "constraints", "entry", "normalization", "options"}
+)
 
 
-def _cell(name: str, value: Any) -> Any:
+def _cell(name: str, value: Any, domain: str = "math") -> Any:
     """A dataset cell as the wire wants it: structures may be stored JSON-encoded; answers as
-    text."""
+    text (aliases as a list of texts)."""
     if name in JSON_COLUMNS and isinstance(value, str):
         try:
             return json.loads(value)
         except json.JSONDecodeError as exc:
             raise ConfigurationError(f"`{name}` cell is not JSON: {exc}") from exc
     if name == "answer" and not isinstance(value, str):
+        if domain not in TEXT_ANSWER_DOMAINS and isinstance(value, list | tuple):
+            return [str(alias) for alias in value]
         return str(value)
     return value
+
+
+def _gym_task(item: dict[str, Any], row: int) -> None:
+    """A gym row's task defaults to its entry's `metadata.source_dataset` (reasoning-gym
+    writes it into every entry)."""
+    if "task" in item:
+        return
+    metadata = item["entry"].get("metadata") if isinstance(item["entry"], dict) else None
+    task = metadata.get("source_dataset") if isinstance(metadata, dict) else None
+    if not isinstance(task, str):
+        raise ConfigurationError(
+            f"row {row} (gym) needs a `task` column or an entry with metadata.source_dataset"
+        )
+    item["task"] = task
 
 
 def domain_item(domain: str, text: str, columns: Mapping[str, Any], row: int) -> dict[str, Any]:
     """The item of one row of `domain`, from its completion text and the dataset columns."""
     if domain not in DOMAIN_COLUMNS:
         raise ConfigurationError(
-            f"row {row}: unknown domain {domain!r}; expected math/code/lean/ifeval"
+            f"row {row}: unknown domain {domain!r}; expected one of {', '.join(DOMAIN_COLUMNS)}"
         )
     required, optional = DOMAIN_COLUMNS[domain]
     values = columns.get(required)
     if values is None or values[row] is None:
         raise ConfigurationError(f"row {row} ({domain}) needs a `{required}` dataset column")
-    item: dict[str, Any] = {"response": text, required: _cell(required, values[row])}
+    item: dict[str, Any] = {"response": text, required: _cell(required, values[row], domain)}
     for name in optional:
         column = columns.get(name)
         if column is not None and column[row] is not None:
-            item[name] = _cell(name, column[row])
+            item[name] = _cell(name, column[row], domain)
+    if domain == "gym":
+        _gym_task(item, row)
     return item
 
 
@@ -246,6 +277,9 @@ _BUILDERS: dict[str, Callable[[Sequence[str], Mapping[str, Any]], list[dict[str,
     "code": _single_domain("code"),
     "lean": _single_domain("lean"),
     "ifeval": ifeval_items,
+    "choice": _single_domain("choice"),
+    "answer": _single_domain("answer"),
+    "gym": _single_domain("gym"),
     "mixed": mixed_items,
 }
 _DEFAULT_NAMES = {
@@ -253,6 +287,9 @@ _DEFAULT_NAMES = {
     "code": "code_reward",
     "lean": "lean_reward",
     "ifeval": "ifeval_reward",
+    "choice": "choice_reward",
+    "answer": "answer_reward",
+    "gym": "gym_reward",
     "mixed": "verify_reward",
 }
 
@@ -267,8 +304,8 @@ def make_reward_function(
     on_unavailable: OnUnavailable = "raise",
     **client_kwargs: Any,
 ) -> RewardFunction:
-    """An async TRL reward function for `domain` ("math", "code", "lean", "ifeval", or "mixed":
-    `/verify`).
+    """An async TRL reward function for `domain` ("math", "code", "lean", "ifeval", "choice",
+    "answer", "gym", or "mixed": `/verify`).
 
     Args:
         base_url, api_key, client_kwargs: for the `AsyncVerifierClient` built per event loop
@@ -302,6 +339,12 @@ def make_reward_function(
                 results = await verifier.lean(items)
             elif domain == "ifeval":
                 results = await verifier.ifeval(items)
+            elif domain == "choice":
+                results = await verifier.choice(items)
+            elif domain == "answer":
+                results = await verifier.answer(items)
+            elif domain == "gym":
+                results = await verifier.gym(items)
             else:
                 results = await verifier.verify(items)
         except VerifierClientError as exc:
@@ -352,10 +395,16 @@ math_reward = make_reward_function("math")
 code_reward = make_reward_function("code")
 lean_reward = make_reward_function("lean")
 ifeval_reward = make_reward_function("ifeval")
+choice_reward = make_reward_function("choice")
+answer_reward = make_reward_function("answer")
+gym_reward = make_reward_function("gym")
 verify_reward = make_reward_function("mixed")
 
 __all__ = [
+    "answer_reward",
+    "choice_reward",
     "code_reward",
+    "gym_reward",
     "ifeval_reward",
     "lean_reward",
     "make_reward_function",

@@ -10,10 +10,16 @@ a JSON object (or a dict) with `domain` carries that domain's fields; an open-in
 instruction-following ground truth (JSON or Python-literal string, list or dict) is an `ifeval`
 item. A `data_source` naming an instruction-following set (`is_ifeval_source`: IFEval, IFBench,
 RLVR-IFeval, open-instruct's IF sets) routes its ground truth to `/ifeval` whatever it looks
-like, so a malformed label there is a clear error, not a math answer. The result is a dict:
-`score` (the reward; `error_score`, default 0.0, for a verifier error because verl cannot drop a
-sample) plus numeric verdict fields `passed`, `failed`, `timed_out`, `verifier_error` (0/1) that
-verl collects into `reward_extra_info`. They are numbers, not strings, so verl can average them.
+like, so a malformed label there is a clear error, not a math answer. verl's `data_source` also
+routes a plain ground truth to the reference-answer domains (see `routed_label`):
+`choice/<name>` (the correct label; `extra_info["options"]` when the row has them),
+`answer/<name>` (a reference or a list of aliases), `gym/<task>` or `reasoning_gym/<task>` (the
+reasoning-gym entry).
+
+The result is a dict: `score` (the reward; `error_score`, default 0.0, for a verifier error
+because verl cannot drop a sample) plus numeric verdict fields `passed`, `failed`, `timed_out`,
+`verifier_error` (0/1) that verl collects into `reward_extra_info`. They are numbers, not
+strings, so verl can average them.
 
 The service URL and key come from `base_url=` / `api_key=` keyword arguments (verl passes
 `custom_reward_function.reward_kwargs` through) or `$VERIFIER_URL` / `$VERIFIER_API_KEY`; one
@@ -25,6 +31,7 @@ whole batch in one (chunked, concurrent) call, for verl's `BatchRewardManager`;
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import threading
 import weakref
@@ -85,8 +92,63 @@ def is_ifeval_source(data_source: str | None) -> bool:
     return any(mark in name for mark in _IFEVAL_SOURCE_MARKS)
 
 
+ROUTED_PREFIXES = {"choice": "choice", "answer": "answer", "gym": "gym", "reasoning_gym": "gym"}
+
+
+def _plain(value: Any) -> Any:
+    """numpy arrays (verl's parquet columns) as lists; everything else as is."""
+    tolist = getattr(value, "tolist", None)
+    return tolist() if callable(tolist) else value
+
+
+def routed_label(
+    data_source: str | None, ground_truth: Any, extra_info: Mapping[str, Any] | None = None
+) -> Any:
+    """The label for a sample whose `data_source` names a reference-answer domain (pure).
+
+    `choice/mmlu` + `"B"` -> a `/choice` label (options from `extra_info["options"]`);
+    `answer/triviaqa` + `["Paris", ...]` -> an `/answer` label; `gym/<task>` + an entry (a dict
+    or its JSON) -> a `/gym` label. A structured ground truth (with `domain`) and any other
+    data source are left as they are.
+    """
+    prefix, _, name = (data_source or "").partition("/")
+    domain = ROUTED_PREFIXES.get(prefix)
+    ground_truth = _plain(ground_truth)
+    if domain is None or (isinstance(ground_truth, Mapping) and "domain" in ground_truth):
+        return ground_truth
+    if isinstance(ground_truth, str) and ground_truth.lstrip().startswith("{"):
+        try:
+            decoded = json.loads(ground_truth)
+        except json.JSONDecodeError:
+            decoded = None
+        if isinstance(decoded, dict):
+            if "domain" in decoded:
+                return ground_truth
+            ground_truth = decoded
+    extra = dict(extra_info or {})
+    if domain == "choice":
+        label: dict[str, Any] = {"domain": "choice", "answer": str(ground_truth)}
+        if extra.get("options") is not None:
+            label["options"] = [str(option) for option in _plain(extra["options"])]
+        return label
+    if domain == "answer":
+        aliases = ground_truth if isinstance(ground_truth, list) else str(ground_truth)
+        return {"domain": "answer", "answer": aliases}
+    if not isinstance(ground_truth, Mapping):
+        raise ConfigurationError(
+            f"data_source {data_source!r}: ground_truth must be the reasoning-gym entry "
+            "(question, answer, metadata)"
+        )
+    entry = dict(ground_truth)
+    task = name or (entry.get("metadata") or {}).get("source_dataset")
+    return {"domain": "gym", "task": task, "entry": entry}
+
+
 def item_for(
-    solution_str: str, ground_truth: Any, data_source: str | None = None
+    solution_str: str,
+    ground_truth: Any,
+    data_source: str | None = None,
+    extra_info: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The `/verify` item for one sample (pure). Trailing chat-template tokens (a response
     decoded with special tokens kept ends in `<|im_end|>`) are not the candidate's text."""
@@ -98,17 +160,21 @@ def item_for(
         except FormatError as exc:
             raise LabelError(f"{data_source}: {exc}") from exc
         return {"domain": "ifeval", "response": response, "constraints": constraints}
+    ground_truth = routed_label(data_source, ground_truth, extra_info)
     if isinstance(ground_truth, Mapping):
         ground_truth = dict(ground_truth)
     return item_from_label(label_text(ground_truth), response)
 
 
 def checked_item(
-    solution_str: str, ground_truth: Any, data_source: str | None = None
+    solution_str: str,
+    ground_truth: Any,
+    data_source: str | None = None,
+    extra_info: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """`item_for`, validated here so a bad label fails its own sample, not a coalesced batch."""
     try:
-        item = item_for(solution_str, ground_truth, data_source)
+        item = item_for(solution_str, ground_truth, data_source, extra_info)
         VERIFY_ITEM_ADAPTER.validate_python(item)
     except (ValidationError, LabelError) as exc:
         raise ConfigurationError(f"bad ground_truth for the verifier: {exc}") from exc
@@ -138,7 +204,7 @@ def compute_score(
 ) -> dict[str, Any]:
     """Score one sample (blocking; verl's naive reward manager calls it per sample)."""
     client = _sync_client(base_url, api_key)
-    (result,) = client.verify([item_for(solution_str, ground_truth, data_source)])
+    (result,) = client.verify([item_for(solution_str, ground_truth, data_source, extra_info)])
     return score_dict(result, error_score)
 
 
@@ -156,7 +222,7 @@ async def compute_score_async(
 
     Samples scored concurrently on one event loop are sent together as one `/verify` batch.
     """
-    item = checked_item(solution_str, ground_truth, data_source)
+    item = checked_item(solution_str, ground_truth, data_source, extra_info)
     result = await _coalescer(base_url, api_key).submit(item)
     return score_dict(result, error_score)
 
@@ -172,9 +238,10 @@ def compute_score_batch(
     **_: Any,
 ) -> list[dict[str, Any]]:
     """Score a whole batch in one (chunked, concurrent) call: verl's `BatchRewardManager`."""
+    extras = extra_infos or [None] * len(solution_strs)
     items = [
-        item_for(s, g, d)
-        for s, g, d in zip(solution_strs, ground_truths, data_sources, strict=True)
+        item_for(s, g, d, e)
+        for s, g, d, e in zip(solution_strs, ground_truths, data_sources, extras, strict=True)
     ]
     results = _sync_client(base_url, api_key).verify(items)
     return [score_dict(r, error_score) for r in results]

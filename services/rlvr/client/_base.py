@@ -27,7 +27,10 @@ from rlvr.client._errors import (
     error_for_status,
 )
 from rlvr.client._retry import RetryPolicy, parse_retry_after, retrying_kwargs
+from rlvr.schemas.answer import AnswerItem, AnswerResult
+from rlvr.schemas.choice import ChoiceItem, ChoiceResult
 from rlvr.schemas.code import CodeItem, CodeResult
+from rlvr.schemas.gym import GymItem, GymResult
 from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
@@ -71,6 +74,15 @@ LEAN: Endpoint[LeanItem, LeanResult] = Endpoint(
 )
 IFEVAL: Endpoint[IfevalItem, IfevalResult] = Endpoint(
     "/ifeval", TypeAdapter(list[IfevalItem]), TypeAdapter(list[IfevalResult])
+)
+CHOICE: Endpoint[ChoiceItem, ChoiceResult] = Endpoint(
+    "/choice", TypeAdapter(list[ChoiceItem]), TypeAdapter(list[ChoiceResult])
+)
+ANSWER: Endpoint[AnswerItem, AnswerResult] = Endpoint(
+    "/answer", TypeAdapter(list[AnswerItem]), TypeAdapter(list[AnswerResult])
+)
+GYM: Endpoint[GymItem, GymResult] = Endpoint(
+    "/gym", TypeAdapter(list[GymItem]), TypeAdapter(list[GymResult])
 )
 VERIFY: Endpoint[VerifyItem, VerifyResult] = Endpoint(
     "/verify", TypeAdapter(list[VerifyItem]), TypeAdapter(list[VerifyResult])

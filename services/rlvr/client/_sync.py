@@ -13,7 +13,10 @@ from tenacity import Retrying
 
 from rlvr.client import _chunking
 from rlvr.client._base import (
+    ANSWER,
+    CHOICE,
     CODE,
+    GYM,
     IFEVAL,
     LEAN,
     MATH,
@@ -27,8 +30,11 @@ from rlvr.client._base import (
 from rlvr.client._endpoints import Replica
 from rlvr.client._errors import DeadlineExceeded, TransportError
 from rlvr.client._retry import remaining_s
+from rlvr.schemas.answer import AnswerItem, AnswerResult
+from rlvr.schemas.choice import ChoiceItem, ChoiceResult
 from rlvr.schemas.code import CodeItem, CodeResult
 from rlvr.schemas.common import HealthResponse
+from rlvr.schemas.gym import GymItem, GymResult
 from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
@@ -81,6 +87,24 @@ class VerifierClient(BaseClient):
     ) -> list[IfevalResult]:
         """Check responses against instruction-following constraints (`POST /ifeval`)."""
         return self._call(IFEVAL, items, deadline_s)
+
+    def choice(
+        self, items: Iterable[ChoiceItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[ChoiceResult]:
+        """Judge multiple-choice answers (`POST /choice`); one result per item, in order."""
+        return self._call(CHOICE, items, deadline_s)
+
+    def answer(
+        self, items: Iterable[AnswerItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[AnswerResult]:
+        """Judge short answers against references or aliases (`POST /answer`); in order."""
+        return self._call(ANSWER, items, deadline_s)
+
+    def gym(
+        self, items: Iterable[GymItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[GymResult]:
+        """Score reasoning-gym answers with each task's scorer (`POST /gym`); in order."""
+        return self._call(GYM, items, deadline_s)
 
     def verify(
         self, items: Iterable[VerifyItem | Mapping[str, Any]], *, deadline_s: float | None = None

@@ -1,10 +1,10 @@
 """Wire models of `POST /verify` (a mixed-domain batch) and `POST /openrlhf` (OpenRLHF's remote RM).
 
-A mixed item is a domain's item plus `"domain": "math" | "code" | "lean" | "ifeval"`; its result
-is that domain's result plus the same `domain`. An OpenRLHF label is either a plain string (a math
-ground truth), a JSON object with `domain` and that domain's fields except the candidate's text,
-which comes from the query, or an instruction-following ground truth in open-instruct's form
-(see `item_from_label`).
+A mixed item is a domain's item plus `"domain": "math" | "code" | "lean" | "ifeval" | "choice" |
+"answer" | "gym"`; its result is that domain's result plus the same `domain`. An OpenRLHF label is
+either a plain string (a math ground truth), a JSON object with `domain` and that domain's fields
+except the candidate's text, which comes from the query, or an instruction-following ground truth
+in open-instruct's form (see `item_from_label`).
 """
 
 from __future__ import annotations
@@ -16,15 +16,18 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, TypeAdapter
 
 from rlvr.formats.ifeval import FormatError, constraints_from_ground_truth, looks_like_ground_truth
+from rlvr.schemas.answer import AnswerItem, AnswerResult
+from rlvr.schemas.choice import ChoiceItem, ChoiceResult
 from rlvr.schemas.code import CodeItem, CodeResult
 from rlvr.schemas.common import WireModel
+from rlvr.schemas.gym import GymItem, GymResult
 from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
 from rlvr.verifier.domains.template_tokens import strip_end_tokens, strip_start_token
 
-Domain = Literal["math", "code", "lean", "ifeval"]
-DOMAINS: tuple[str, ...] = ("math", "code", "lean", "ifeval")
+Domain = Literal["math", "code", "lean", "ifeval", "choice", "answer", "gym"]
+DOMAINS: tuple[str, ...] = ("math", "code", "lean", "ifeval", "choice", "answer", "gym")
 
 
 class MathVerifyItem(MathItem):
@@ -43,6 +46,18 @@ class IfevalVerifyItem(IfevalItem):
     domain: Literal["ifeval"] = Field(description="Which verifier judges this item.")
 
 
+class ChoiceVerifyItem(ChoiceItem):
+    domain: Literal["choice"] = Field(description="Which verifier judges this item.")
+
+
+class AnswerVerifyItem(AnswerItem):
+    domain: Literal["answer"] = Field(description="Which verifier judges this item.")
+
+
+class GymVerifyItem(GymItem):
+    domain: Literal["gym"] = Field(description="Which verifier judges this item.")
+
+
 class MathVerifyResult(MathResult):
     domain: Literal["math"] = "math"
 
@@ -59,20 +74,45 @@ class IfevalVerifyResult(IfevalResult):
     domain: Literal["ifeval"] = "ifeval"
 
 
+class ChoiceVerifyResult(ChoiceResult):
+    domain: Literal["choice"] = "choice"
+
+
+class AnswerVerifyResult(AnswerResult):
+    domain: Literal["answer"] = "answer"
+
+
+class GymVerifyResult(GymResult):
+    domain: Literal["gym"] = "gym"
+
+
 VerifyItem = Annotated[
-    MathVerifyItem | CodeVerifyItem | LeanVerifyItem | IfevalVerifyItem,
+    MathVerifyItem
+    | CodeVerifyItem
+    | LeanVerifyItem
+    | ChoiceVerifyItem
+    | AnswerVerifyItem
+    | GymVerifyItem
+    | IfevalVerifyItem,
     Field(discriminator="domain"),
 ]
-VerifyResult = Annotated[
-    MathVerifyResult | CodeVerifyResult | LeanVerifyResult | IfevalVerifyResult,
-    Field(discriminator="domain"),
-]
-RESULT_TYPES: dict[
-    str, type[MathVerifyResult | CodeVerifyResult | LeanVerifyResult | IfevalVerifyResult]
-] = {
+AnyVerifyResult = (
+    MathVerifyResult
+    | CodeVerifyResult
+    | LeanVerifyResult
+    | ChoiceVerifyResult
+    | AnswerVerifyResult
+    | GymVerifyResult
+    | IfevalVerifyResult
+)
+VerifyResult = Annotated[AnyVerifyResult, Field(discriminator="domain")]
+RESULT_TYPES: dict[str, type[AnyVerifyResult]] = {
     "math": MathVerifyResult,
     "code": CodeVerifyResult,
     "lean": LeanVerifyResult,
+    "choice": ChoiceVerifyResult,
+    "answer": AnswerVerifyResult,
+    "gym": GymVerifyResult,
     "ifeval": IfevalVerifyResult,
 }
 
@@ -83,6 +123,9 @@ RESPONSE_FIELD: dict[str, str] = {
     "code": "response",
     "lean": "response",
     "ifeval": "response",
+    "choice": "response",
+    "answer": "response",
+    "gym": "response",
 }
 
 
@@ -209,7 +252,10 @@ def item_from_label(label: str, response: str) -> dict[str, Any]:
                 ) from None
         if isinstance(structured, dict) and structured:
             if "domain" not in structured:
-                raise LabelError('a JSON object label needs "domain" (math | code | lean | ifeval)')
+                raise LabelError(
+                    'a JSON object label needs "domain" '
+                    "(math | code | lean | ifeval | choice | answer | gym)"
+                )
             domain = structured["domain"]
             field = (
                 RESPONSE_FIELD.get(domain, "response") if isinstance(domain, str) else "response"

@@ -9,8 +9,11 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from fastapi import FastAPI
 
 from rlvr.verifier import __version__
-from rlvr.verifier.api.routes import code, health, ifeval, lean, math, verify
+from rlvr.verifier.api.routes import answer, choice, code, gym, health, ifeval, lean, math, verify
+from rlvr.verifier.domains.answer.verifier import open_answer_verifier
+from rlvr.verifier.domains.choice.verifier import open_choice_verifier
 from rlvr.verifier.domains.code.verifier import open_code_verifier
+from rlvr.verifier.domains.gym.verifier import open_gym_verifier
 from rlvr.verifier.domains.ifeval.verifier import open_ifeval_verifier
 from rlvr.verifier.domains.lean.verifier import open_lean_verifier
 from rlvr.verifier.domains.math.verifier import open_math_verifier
@@ -40,11 +43,21 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
             app.state.ifeval = await stack.enter_async_context(
                 open_ifeval_verifier(settings.ifeval)
             )
+            app.state.choice = await stack.enter_async_context(
+                open_choice_verifier(settings.choice)
+            )
+            app.state.answer = await stack.enter_async_context(
+                open_answer_verifier(settings.answer)
+            )
+            app.state.gym = await stack.enter_async_context(open_gym_verifier(settings.gym))
             app.state.verifiers = {
                 "math": app.state.math,
                 "code": app.state.code,
                 "lean": app.state.lean,
                 "ifeval": app.state.ifeval,
+                "choice": app.state.choice,
+                "answer": app.state.answer,
+                "gym": app.state.gym,
             }
             log.info("verifier ready")
             yield
@@ -66,7 +79,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         on_response=app.state.metrics.observe_request,
     )
     app.include_router(health.router)
-    for module in (math, code, lean, ifeval, verify):
+    for module in (math, code, lean, ifeval, choice, answer, gym, verify):
         app.include_router(module.router, responses=ERROR_RESPONSES)
     return app
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from rlvr.verifier.domains.answer.config import AnswerSettings
+from rlvr.verifier.domains.choice.config import ChoiceSettings
 from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.gym.config import GymSettings
 from rlvr.verifier.domains.ifeval.config import IfevalSettings
 from rlvr.verifier.domains.lean.config import LeanSettings
 from rlvr.verifier.domains.math.config import MathSettings
@@ -105,6 +108,9 @@ class VerifierSettings(BaseSettings):
     code: CodeSettings = Field(default_factory=CodeSettings)
     lean: LeanSettings = Field(default_factory=LeanSettings)
     ifeval: IfevalSettings = Field(default_factory=IfevalSettings)
+    choice: ChoiceSettings = Field(default_factory=ChoiceSettings)
+    answer: AnswerSettings = Field(default_factory=AnswerSettings)
+    gym: GymSettings = Field(default_factory=GymSettings)
     ray: RayServeSettings = Field(
         default_factory=RayServeSettings, description="Layout on a Ray cluster (`serve --ray`)."
     )

@@ -119,7 +119,10 @@ async def test_unreachable_service_raises_by_default_or_gives_none_when_asked() 
 def test_factory_builds_every_function_with_trl_names() -> None:
     functions = make_reward_functions(base_url="http://127.0.0.1:1")
     assert sorted(functions) == [
+        "answer_reward",
+        "choice_reward",
         "code_reward",
+        "gym_reward",
         "ifeval_reward",
         "lean_reward",
         "math_reward",

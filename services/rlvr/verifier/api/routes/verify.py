@@ -101,7 +101,7 @@ async def verify_mixed(
 @router.post(
     "/verify",
     response_model=VerifyResponse,
-    summary="Judge a mixed batch (math, code, lean, ifeval items together)",
+    summary="Judge a mixed batch (math, code, lean, ifeval, choice, answer, gym items)",
     responses=_ERRORS,
 )
 async def verify(

@@ -1,0 +1,1 @@
+"""Reference-answer domains (`/choice`, `/answer`, `/gym`): a shared reader of committed answers."""
