@@ -10,6 +10,7 @@ from trl import SFTConfig, SFTTrainer
 
 from rlvr_train.config import DataArguments, ModelArguments
 from rlvr_train.distributed import describe
+from rlvr_train.errors import UsageError
 from rlvr_train.grpo import prepare_model
 from rlvr_train.models import load_tokenizer
 from rlvr_train.records import TaskRecord, to_row
@@ -33,7 +34,10 @@ def sft_rows(records: list[TaskRecord], system_prompt: str | None) -> list[dict[
             }
         )
     if not rows:
-        raise ValueError("no record has a `completion`: SFT needs reference solutions")
+        raise UsageError(
+            "no record has a `completion`: SFT needs reference solutions (a JSONL "
+            "`completion` field, gym:basic_arithmetic's worked solutions, or humaneval)"
+        )
     return rows
 
 
