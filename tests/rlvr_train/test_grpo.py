@@ -53,7 +53,8 @@ def test_resume_continues_from_the_last_checkpoint_and_metrics_stay_one_run(
     out = tmp_path / "run"
     flags = tiny_grpo(
         copy_task, out, "--reward_funcs", "math", "--max_completion_length", "1",
-        "--max_steps", "4", "--save_strategy", "steps", "--save_steps", "2", url=verifier_url,
+        "--max_steps", "4", "--save_strategy", "steps", "--save_steps", "2",
+        "--save_total_limit", "2", "--save_only_model", "false", url=verifier_url,
     )  # fmt: skip
     assert main(flags) == 0
     assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-2", "checkpoint-4"]

@@ -81,7 +81,10 @@ def test_curves_have_a_panel_per_quantity_with_each_reward_and_verdict_share() -
         "completion length (tokens)", "step time (s)", "share of the step waiting for rewards",
     }  # fmt: skip
     assert set(panels["reward"]) == {
-        "reward", "accuracy", "rewards/verify_reward/mean", "rewards/answer_format_reward/mean"
+        "reward",
+        "accuracy",
+        "rewards/verify_reward/mean",
+        "rewards/answer_format_reward/mean",
     }
     assert panels["verdict shares"]["share/passed"] == [(1, 0.25), (2, 0.25)]
     assert panels["share of the step waiting for rewards"]["rewards_share"][0] == (1, 0.25)

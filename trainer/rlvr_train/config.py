@@ -189,3 +189,12 @@ class PipelineArguments:
     final_reward_weights: list[float] | None = field(
         default=None, metadata={"help": "Their weights (default: 1, 0.2, 0.5; or all 1)."}
     )
+    on_empty_rejection: str = field(
+        default="skip",
+        metadata={
+            "help": "When rejection sampling verifies no completion: `skip` its SFT stage (the "
+            "final RL starts from the GRPO model) or `stop` the pipeline there (a rerun with "
+            "other settings redoes the sampling).",
+            "choices": ["skip", "stop"],
+        },
+    )

@@ -134,7 +134,9 @@ def reasoning_gym_records(generator: str, size: int, seed: int) -> list[TaskReco
     known = gym_generators()
     if name not in known:
         near = close_names(name, known)
-        hint = f"did you mean {', '.join('gym:' + n for n in near)}?" if near else "no name is close"
+        hint = "no name is close"
+        if near:
+            hint = f"did you mean {', '.join('gym:' + n for n in near)}?"
         raise UsageError(
             f"unknown reasoning-gym generator `gym:{name}`; {hint} (reasoning-gym has "
             f"{len(known)}, e.g. {', '.join(sorted(known)[:6])}, ...)"
@@ -213,7 +215,8 @@ def load_source(
     if not is_prefixed and (spec.endswith(".jsonl") or Path(spec).is_file()):
         return read_jsonl(spec)
     raise UsageError(
-        f"unknown dataset source {spec!r} (no such file either): use a .jsonl path, <format>:<path> (format: "
+        f"unknown dataset source {spec!r} (no such file either): use a .jsonl path, "
+        "<format>:<path> (format: "
         f"{', '.join(sorted(FORMATS))}), gym:<generator> or humaneval"
     )
 

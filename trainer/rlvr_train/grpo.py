@@ -16,9 +16,9 @@ from rlvr_train.models import load_tokenizer, resolve_model
 from rlvr_train.preflight import run_preflight
 from rlvr_train.records import TaskRecord
 from rlvr_train.reporting import GENERATION_KEY, REWARDS_KEY, ReportCallback, quiet_trainer_logs
-from rlvr_train.samples import SAMPLES_FILE, append_samples, sample_rows
 from rlvr_train.rewards.mixing import build_reward_funcs, check_weights
 from rlvr_train.runs import prepare_init_kwargs, resume_target, save_policy, trainer_model_kwargs
+from rlvr_train.samples import SAMPLES_FILE, append_samples, sample_rows
 
 
 class TimedGRPOTrainer(GRPOTrainer):
@@ -27,7 +27,32 @@ class TimedGRPOTrainer(GRPOTrainer):
     It overrides TRL's private `_generate` and `_calculate_rewards` and writes its private
     `_metrics`: pyproject.toml pins TRL below the next minor release, and
     tests/rlvr_train/test_grpo.py checks that the signatures are still the ones wrapped here.
+    Every `sample_every` logged steps it appends the last generation batch (TRL's `_logs`:
+    prompts, completions, rewards per function, the adapter's verdicts) to samples.jsonl.
     """
+
+    sample_every: int = 0
+    samples_path: Path | None = None
+    _logs_seen: int = 0
+
+    def log(self, logs: dict[str, float], start_time: float | None = None) -> None:
+        super().log(logs, start_time)
+        if "reward" not in logs or not self.sample_every or self.samples_path is None:
+            return
+        self._logs_seen += 1
+        if (self._logs_seen - 1) % self.sample_every == 0 and self.accelerator.is_main_process:
+            recent: dict[str, Any] = self._logs
+            append_samples(
+                self.samples_path,
+                sample_rows(
+                    self.state.global_step,
+                    list(recent["prompt"]),
+                    list(recent["completion"]),
+                    {name: list(v) for name, v in recent["rewards"].items()},
+                    {name: list(v) for name, v in recent["extra"].items()},
+                    list(recent["advantages"]),
+                ),
+            )
 
     def _mode(self) -> str:
         return "train" if self.model is not None and self.model.training else "eval"
@@ -163,6 +188,13 @@ def run_grpo(
         model_path, revision=model_args.model_revision, trust_remote_code=args.trust_remote_code
     )
     rows = prompt_rows(records, tokenizer, data_args.system_prompt, data_args.max_prompt_length)
+    if is_main_process():
+        dropped = len(records) - len(rows)
+        print(
+            f"grpo: {len(rows)} prompts ({dropped} dropped: longer than --max_prompt_length "
+            f"{data_args.max_prompt_length} tokens)",
+            flush=True,
+        )
     args.reward_weights = check_weights(reward_args.reward_funcs, args.reward_weights)
     prepare_init_kwargs(args, model_args)
     trainer = TimedGRPOTrainer(

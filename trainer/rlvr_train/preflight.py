@@ -54,9 +54,7 @@ def missing_columns(reward_names: Sequence[str], rows: Sequence[Mapping[str, Any
     problems: list[str] = []
     for name in reward_names:
         for column, row_filter in _columns_of(name):
-            lacking = [
-                row for row in rows if row_filter(row) and row.get(column) in (None, "", [])
-            ]
+            lacking = [row for row in rows if row_filter(row) and row.get(column) in (None, "", [])]
             if lacking:
                 first = lacking[0].get("id") or "?"
                 problems.append(
@@ -138,8 +136,9 @@ def check_api_key(url: str, api_key: str | None, timeout_s: float = 10.0) -> Non
         raise UsageError(f"verifier at {url} {what}: set $VERIFIER_API_KEY to the service's key")
 
 
-def check_verifier(reward_names: Sequence[str], rows: Sequence[Mapping[str, Any]],
-                   verifier_url: str | None) -> list[str]:
+def check_verifier(
+    reward_names: Sequence[str], rows: Sequence[Mapping[str, Any]], verifier_url: str | None
+) -> list[str]:
     """Check every endpoint the rewards will call; return the URLs checked (none: the rewards
     do not call the verifier)."""
     needed = domains_needed(reward_names, rows)

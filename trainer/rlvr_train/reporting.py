@@ -97,10 +97,13 @@ def derived(row: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def panel_series(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, list[tuple[int, float]]]]:
+Points = list[tuple[int, float]]
+
+
+def panel_series(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Points]]:
     """title -> key -> (step, value) points, for the panels that have any points."""
     rows = [derived(row) for row in rows if "reward" in row or "loss" in row]
-    panels: dict[str, dict[str, list[tuple[int, float]]]] = {}
+    panels: dict[str, dict[str, Points]] = {}
     for title, wanted in PANELS.items():
         keys: list[str] = []
         for key in wanted if title != "verdict shares" else ("share/",):

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from rlvr_train.config import ModelArguments
-from rlvr_train.errors import UsageError
 from rlvr_train.distributed import is_main_process, wait_for_everyone
+from rlvr_train.errors import UsageError
 from rlvr_train.models import init_kwargs
 
 RESUME_LAST = ("true", "last", "yes", "1")

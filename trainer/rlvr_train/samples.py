@@ -24,7 +24,9 @@ def question_text(prompt: Any) -> str:
     """The last user message of a chat prompt (the question), or the prompt itself."""
     if isinstance(prompt, str):
         return prompt
-    users = [m.get("content", "") for m in prompt if isinstance(m, dict) and m.get("role") == "user"]
+    users = [
+        m.get("content", "") for m in prompt if isinstance(m, dict) and m.get("role") == "user"
+    ]
     return str(users[-1]) if users else completion_text(prompt)
 
 
