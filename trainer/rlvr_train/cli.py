@@ -96,8 +96,9 @@ def make_parser(command: str) -> Any:
     import torch
     from trl import TrlParser
 
-    # transformers' own rename, raised by TRL's defaults: nothing a user of ours can act on
-    warnings.filterwarnings("ignore", message="`gradient_checkpointing` is deprecated")
+    # transformers' own rename (gradient -> activation checkpointing), raised from inside TRL
+    # and transformers at every step: nothing a user of ours can act on
+    warnings.filterwarnings("ignore", message=r".*gradient_checkpointing.*deprecated")
     help_text, dataclasses = COMMANDS[command]
     parser = TrlParser(dataclasses(), prog=f"rlvr-train {command}", description=help_text)
     dests = {action.dest for action in parser._actions}
