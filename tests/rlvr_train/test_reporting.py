@@ -78,7 +78,7 @@ def test_curves_have_a_panel_per_quantity_with_each_reward_and_verdict_share() -
     panels = panel_series(rows)
     assert set(panels) == {
         "reward", "verdict shares", "KL to the reference", "loss",
-        "completion length (tokens)", "step time (s)", "share of the step waiting for rewards",
+        "completion length (tokens)", "step time (s)", "share of the step waiting for rewards (%)",
     }  # fmt: skip
     assert set(panels["reward"]) == {
         "reward",
@@ -87,7 +87,7 @@ def test_curves_have_a_panel_per_quantity_with_each_reward_and_verdict_share() -
         "rewards/answer_format_reward/mean",
     }
     assert panels["verdict shares"]["share/passed"] == [(1, 0.25), (2, 0.25)]
-    assert panels["share of the step waiting for rewards"]["rewards_share"][0] == (1, 0.25)
+    assert panels["share of the step waiting for rewards (%)"]["rewards_share"][0] == (1, 25.0)
 
 
 def test_one_logged_step_still_draws_points(tmp_path: Path) -> None:

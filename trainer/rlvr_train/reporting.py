@@ -77,7 +77,7 @@ PANELS: dict[str, tuple[str, ...]] = {
         "completions/mean_length", "completions/min_length", "completions/max_length",
     ),
     "step time (s)": (STEP_KEY, GENERATION_KEY, REWARDS_KEY),
-    "share of the step waiting for rewards": ("rewards_share",),
+    "share of the step waiting for rewards (%)": ("rewards_share",),
 }  # fmt: skip
 
 
@@ -93,7 +93,7 @@ def derived(row: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(row)
     out |= {f"share/{k}": v for k, v in verdict_shares(row).items()}
     if row.get(STEP_KEY) and isinstance(row.get(REWARDS_KEY), int | float):
-        out["rewards_share"] = row[REWARDS_KEY] / row[STEP_KEY]
+        out["rewards_share"] = 100 * row[REWARDS_KEY] / row[STEP_KEY]
     return out
 
 
@@ -121,6 +121,8 @@ def panel_series(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Point
             for key in keys
         }
         series = {key: points for key, points in series.items() if points}
+        if title == "verdict shares":  # a verdict that never occurs would hide the others
+            series = {k: points for k, points in series.items() if any(v for _, v in points)}
         if series:
             panels[title] = series
     return panels
@@ -138,6 +140,7 @@ def plot_curves(rows: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     panels = panel_series(rows)
     if not panels:
@@ -154,6 +157,11 @@ def plot_curves(rows: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
                     linewidth=2 if key in ("reward", STEP_KEY) else 1.2)  # fmt: skip
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("step", fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # steps, not 1.5
+        if title == "verdict shares":
+            ax.set_ylim(-0.03, 1.03)
+        elif title.startswith("share of the step"):
+            ax.set_ylim(0, max(5.0, 1.2 * max(v for _, v in series["rewards_share"])))
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=8)
         if len(series) > 1:

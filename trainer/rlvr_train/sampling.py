@@ -292,19 +292,25 @@ def evaluation_report(
     return summary, rows
 
 
+COUNT_KEYS = ("prompts", "samples", "kept")
+
+
+def _shown(key: str, value: float) -> str:
+    return f"{key} {value:.0f}" if key in COUNT_KEYS else f"{key} {value:.3f}"
+
+
 def report_lines(summary: Mapping[str, Any]) -> list[str]:
-    """The overall line (flat numbers), then one line per domain."""
-    overall = {k: v for k, v in summary.items() if isinstance(v, int | float)}
-    lines = [" | ".join(f"{k} {v:.3f}" for k, v in overall.items())]
-    lines[0] += " | verdicts " + " ".join(f"{k} {v}" for k, v in summary["verdicts"].items())
+    """The overall line (flat numbers, then the verdicts), then one line per domain."""
+
+    def numbers(entry: Mapping[str, Any]) -> str:
+        return " | ".join(_shown(k, v) for k, v in entry.items() if isinstance(v, int | float))
+
+    def verdicts(counts: Mapping[str, int]) -> str:
+        return "verdicts " + " ".join(f"{k} {v}" for k, v in counts.items())
+
+    lines = [f"{numbers(summary)} | {verdicts(summary['verdicts'])}"]
     for domain, entry in summary.get("by_domain", {}).items():
-        numbers = " | ".join(
-            f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
-            for k, v in entry.items()
-            if isinstance(v, int | float)
-        )
-        verdicts = " ".join(f"{k} {v}" for k, v in entry["verdicts"].items())
-        lines.append(f"  {domain}: {numbers} | verdicts {verdicts}")
+        lines.append(f"  {domain}: {numbers(entry)} | {verdicts(entry['verdicts'])}")
     return lines
 
 
