@@ -146,3 +146,24 @@ def test_cpu_runs_default_to_fp32() -> None:
 
     *_, grpo = parse("grpo", [])
     assert grpo.bf16 is torch.cuda.is_available()
+
+
+def test_logging_steps_fit_a_short_run_unless_set(tmp_path: Path) -> None:
+    """About 20 logged points per run (every step of a 4-step run), TRL's 10 for long ones,
+    and what the user sets, on the command line or in the file, as set."""
+    assert parse("grpo", ["--max_steps", "4"])[-1].logging_steps == 1
+    assert parse("grpo", ["--max_steps", "100"])[-1].logging_steps == 5
+    assert parse("grpo", ["--max_steps", "5000"])[-1].logging_steps == 10
+    assert parse("grpo", ["--max_steps", "4", "--logging_steps", "3"])[-1].logging_steps == 3
+    config = tmp_path / "c.yaml"
+    config.write_text("max_steps: 4\nlogging_steps: 2\n")
+    assert parse("grpo", ["--config", str(config)])[-1].logging_steps == 2
+    pipe = parse("pipeline", ["--rl_max_steps", "3"])
+    assert pipe[-1].logging_steps == 1
+
+
+def test_checkpoints_are_model_only_and_one_is_kept_unless_asked() -> None:
+    *_, grpo = parse("grpo", [])
+    assert (grpo.save_only_model, grpo.save_total_limit) == (True, 1)
+    *_, grpo = parse("grpo", ["--save_only_model", "false", "--save_total_limit", "3"])
+    assert (grpo.save_only_model, grpo.save_total_limit) == (False, 3)
