@@ -138,7 +138,7 @@ def run_pipeline(
 ) -> Path:
     """Run the unfinished stages; return the final model's directory."""
     from rlvr_train.grpo import preflight, prepare_model, run_grpo, training_records
-    from rlvr_train.sampling import rejection_sample
+    from rlvr_train.sampling import rejection_sample, shown
     from rlvr_train.sft import train_sft
 
     root = Path(rl.output_dir or "outputs/pipeline")
@@ -187,7 +187,7 @@ def run_pipeline(
             kept, summary = rejection_sample(
                 finished["grpo"], records, data_args, reward_args, sampling, model_args
             )
-            print("rejection sampling: " + " | ".join(f"{k} {v:.3f}" for k, v in summary.items()))
+            print("rejection sampling: " + " | ".join(shown(k, v) for k, v in summary.items()))
             print(
                 f"rejection sampling: kept {len(kept)} distinct verified completions of "
                 f"{summary['samples']:.0f} sampled ({pipe.rs_num_samples} per prompt; reward 1 "
@@ -213,8 +213,13 @@ def run_pipeline(
 
     def rejection_sft() -> str:
         records: list[TaskRecord] = read_jsonl(finished["rejection"])
-        if not records:
-            return finished["grpo"]  # skipped: nothing verified to learn from
+        if not records:  # skipped: nothing verified to learn from
+            if is_main_process():
+                print(
+                    "pipeline: rejection_sft skipped (nothing verified): its output is the GRPO "
+                    "model"
+                )
+            return finished["grpo"]
         config = sft_config(pipe, rl, stage_dir["rejection_sft"])
         return str(train_sft(model_at(finished["grpo"]), records, data_args.system_prompt, config))
 

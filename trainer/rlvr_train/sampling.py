@@ -295,7 +295,8 @@ def evaluation_report(
 COUNT_KEYS = ("prompts", "samples", "kept")
 
 
-def _shown(key: str, value: float) -> str:
+def shown(key: str, value: float) -> str:
+    """`prompts 64` for counts, `pass@1 0.250` for shares."""
     return f"{key} {value:.0f}" if key in COUNT_KEYS else f"{key} {value:.3f}"
 
 
@@ -303,7 +304,7 @@ def report_lines(summary: Mapping[str, Any]) -> list[str]:
     """The overall line (flat numbers, then the verdicts), then one line per domain."""
 
     def numbers(entry: Mapping[str, Any]) -> str:
-        return " | ".join(_shown(k, v) for k, v in entry.items() if isinstance(v, int | float))
+        return " | ".join(shown(k, v) for k, v in entry.items() if isinstance(v, int | float))
 
     def verdicts(counts: Mapping[str, int]) -> str:
         return "verdicts " + " ".join(f"{k} {v}" for k, v in counts.items())
@@ -420,7 +421,7 @@ def run_rejection_sampling(
         output_dir.mkdir(parents=True, exist_ok=True)
         write_jsonl(output_dir / "sft.jsonl", kept)
         (output_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-        print(" | ".join(f"{k} {v:.3f}" for k, v in summary.items()))
+        print(" | ".join(shown(k, v) for k, v in summary.items()))
 
     on_main_process(write, lambda: None)
     return output_dir / "sft.jsonl"
