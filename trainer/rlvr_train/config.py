@@ -149,8 +149,8 @@ class RewardArguments(VerifierArguments):
     sample_every_steps: int = field(
         default=10,
         metadata={
-            "help": "Write the step's completions with their rewards and verdicts to "
-            "samples.jsonl every this many steps (0: never)."
+            "help": "Write a step's completions with their rewards and verdicts to "
+            "samples.jsonl about every this many steps (at logged steps; 0: never)."
         },
     )
 

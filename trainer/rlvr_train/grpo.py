@@ -27,20 +27,24 @@ class TimedGRPOTrainer(GRPOTrainer):
     It overrides TRL's private `_generate` and `_calculate_rewards` and writes its private
     `_metrics`: pyproject.toml pins TRL below the next minor release, and
     tests/rlvr_train/test_grpo.py checks that the signatures are still the ones wrapped here.
-    Every `sample_every` logged steps it appends the last generation batch (TRL's `_logs`:
-    prompts, completions, rewards per function, the adapter's verdicts) to samples.jsonl.
+    At the first logged step, then at the first logged step `sample_every` or more steps after
+    the last one written, it appends the last generation batch (TRL's `_logs`: prompts,
+    completions, rewards per function, the adapter's verdicts) to samples.jsonl.
     """
 
     sample_every: int = 0
     samples_path: Path | None = None
-    _logs_seen: int = 0
+    _last_sampled_step: int | None = None
 
     def log(self, logs: dict[str, float], start_time: float | None = None) -> None:
         super().log(logs, start_time)
         if "reward" not in logs or not self.sample_every or self.samples_path is None:
             return
-        self._logs_seen += 1
-        if (self._logs_seen - 1) % self.sample_every == 0 and self.accelerator.is_main_process:
+        step, last = self.state.global_step, self._last_sampled_step
+        if last is not None and step - last < self.sample_every:
+            return
+        self._last_sampled_step = step
+        if self.accelerator.is_main_process:
             recent: dict[str, Any] = self._logs
             append_samples(
                 self.samples_path,
