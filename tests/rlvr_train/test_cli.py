@@ -71,8 +71,10 @@ def test_unknown_command_and_bare_call_print_usage(capsys: pytest.CaptureFixture
 EXPECTED_TYPES = {
     "grpo": ["ModelArguments", "DataArguments", "RewardArguments", "GRPOConfig"],
     "sft": ["ModelArguments", "DataArguments", "SFTConfig"],
-    "rejection-sample": ["ModelArguments", "DataArguments", "RewardArguments", "SamplingArguments"],
-    "eval": ["ModelArguments", "DataArguments", "RewardArguments", "SamplingArguments"],
+    "rejection-sample": [
+        "SamplingModelArguments", "DataArguments", "VerifierArguments", "SamplingArguments"
+    ],
+    "eval": ["SamplingModelArguments", "DataArguments", "VerifierArguments", "SamplingArguments"],
     "pipeline": [
         "ModelArguments", "DataArguments", "RewardArguments", "PipelineArguments", "GRPOConfig"
     ],
@@ -88,8 +90,9 @@ def test_every_command_parses_with_defaults_and_has_help_on_every_field(command:
     parsed = parse(command, [])
     assert [type(x).__name__ for x in parsed] == EXPECTED_TYPES[command]
     model, data = parsed[0], parsed[1]
-    assert isinstance(model, ModelConfig)  # TRL's own model arguments, with ours added
-    assert (model.model_name_or_path, model.dtype, model.use_peft) == ("smollm2", None, False)
+    assert (model.model_name_or_path, model.dtype) == ("smollm2", None)
+    # TRL's own model arguments (LoRA, quantisation) only where a model trains
+    assert isinstance(model, ModelConfig) is (command in ("grpo", "sft", "pipeline"))
     assert data.datasets == ["gym:basic_arithmetic"] and data.dataset_size == 1000
     for rewards in (x for x in parsed if type(x).__name__ == "RewardArguments"):
         assert rewards.reward_funcs == ["verify", "format"]
@@ -143,3 +146,24 @@ def test_cpu_runs_default_to_fp32() -> None:
 
     *_, grpo = parse("grpo", [])
     assert grpo.bf16 is torch.cuda.is_available()
+
+
+def test_logging_steps_fit_a_short_run_unless_set(tmp_path: Path) -> None:
+    """About 20 logged points per run (every step of a 4-step run), TRL's 10 for long ones,
+    and what the user sets, on the command line or in the file, as set."""
+    assert parse("grpo", ["--max_steps", "4"])[-1].logging_steps == 1
+    assert parse("grpo", ["--max_steps", "100"])[-1].logging_steps == 5
+    assert parse("grpo", ["--max_steps", "5000"])[-1].logging_steps == 10
+    assert parse("grpo", ["--max_steps", "4", "--logging_steps", "3"])[-1].logging_steps == 3
+    config = tmp_path / "c.yaml"
+    config.write_text("max_steps: 4\nlogging_steps: 2\n")
+    assert parse("grpo", ["--config", str(config)])[-1].logging_steps == 2
+    pipe = parse("pipeline", ["--rl_max_steps", "3"])
+    assert pipe[-1].logging_steps == 1
+
+
+def test_checkpoints_are_model_only_and_one_is_kept_unless_asked() -> None:
+    *_, grpo = parse("grpo", [])
+    assert (grpo.save_only_model, grpo.save_total_limit) == (True, 1)
+    *_, grpo = parse("grpo", ["--save_only_model", "false", "--save_total_limit", "3"])
+    assert (grpo.save_only_model, grpo.save_total_limit) == (False, 3)

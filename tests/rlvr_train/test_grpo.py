@@ -53,7 +53,8 @@ def test_resume_continues_from_the_last_checkpoint_and_metrics_stay_one_run(
     out = tmp_path / "run"
     flags = tiny_grpo(
         copy_task, out, "--reward_funcs", "math", "--max_completion_length", "1",
-        "--max_steps", "4", "--save_strategy", "steps", "--save_steps", "2", url=verifier_url,
+        "--max_steps", "4", "--save_strategy", "steps", "--save_steps", "2",
+        "--save_total_limit", "2", "--save_only_model", "false", url=verifier_url,
     )  # fmt: skip
     assert main(flags) == 0
     assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-2", "checkpoint-4"]
@@ -99,3 +100,55 @@ def test_lora_trains_only_its_target_modules_and_saves_a_merged_checkpoint(
     changed = {k for k in base if not base[k].equal(merged[k])}
     assert changed, "LoRA left every weight as it was"
     assert all(k.endswith(("q_proj.weight", "v_proj.weight")) for k in changed), changed
+
+
+@pytest.mark.slow
+def test_a_run_shows_one_line_per_step_samples_verdicts_and_keeps_one_model_only_checkpoint(
+    copy_task: Path, tmp_path: Path, verifier_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Defaults: `logging_steps` fitted to a short run (every step of 4), our line once per
+    step (not TRL's dict too), samples.jsonl with the verifier's verdicts, one model-only
+    checkpoint; `--save_only_model false` keeps the optimizer for an exact resume."""
+    from rlvr_train.samples import SAMPLES_FILE
+
+    out = tmp_path / "run"
+    flags = [
+        f for f in tiny_grpo(
+            copy_task, out, "--reward_funcs", "verify", "format", "--max_completion_length", "2",
+            "--max_steps", "4", "--save_steps", "2", "--sample_every_steps", "2",
+            "--disable_tqdm", "false", url=verifier_url,
+        ) if f not in ("--logging_steps", "1")
+    ]  # fmt: skip
+    assert main(flags) == 0
+    printed = capsys.readouterr()
+    lines = (printed.out + printed.err).splitlines()
+    assert [line.split(" |")[0] for line in lines if line.startswith("step ")] == [
+        f"step {n}" for n in range(1, 5)
+    ]
+    assert not [line for line in lines if "{'loss'" in line or "'reward':" in line]
+    assert any(line.startswith("done: 4 steps in") for line in lines)
+    assert any(line.startswith("preflight: 64 rows") for line in lines)
+
+    samples = [json.loads(x) for x in (out / SAMPLES_FILE).read_text().splitlines()]
+    assert sorted({s["step"] for s in samples}) == [1, 3]  # the first, then 2 steps on
+    assert len(samples) == 2 * 32
+    first = samples[0]
+    assert first["question"].startswith("copy ") and isinstance(first["completion"], str)
+    assert set(first["rewards"]) == {"verify_reward", "answer_format_reward"}
+    assert first["verify_reward/status"] in ("passed", "failed")
+    assert {s["verify_reward/status"] for s in samples} <= {"passed", "failed"}
+
+    assert sorted(p.name for p in out.glob("checkpoint-*")) == ["checkpoint-4"]
+    model_only = sorted(p.name for p in (out / "checkpoint-4").iterdir())
+    assert "model.safetensors" in model_only and "optimizer.pt" not in model_only
+    full = tmp_path / "full"
+    flags = [f if f != str(out) else str(full) for f in flags]
+    assert main([*flags, "--save_only_model", "false", "--save_total_limit", "5"]) == 0
+    assert sorted(p.name for p in full.glob("checkpoint-*")) == ["checkpoint-2", "checkpoint-4"]
+    assert (full / "checkpoint-4" / "optimizer.pt").is_file()
+
+    def size(folder: Path) -> int:
+        return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+    print(f"disk, tiny model, 4 steps: default {size(out)} B, full state {size(full)} B")
+    assert size(out) < size(full)

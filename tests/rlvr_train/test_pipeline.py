@@ -69,3 +69,56 @@ def test_pipeline_runs_every_stage_chained_and_resumes(tmp_path: Path, verifier_
     assert main(["pipeline", *flags]) == 0
     assert list(load_state(out)) == list(STAGES)
     assert (Path(state["grpo"]) / "model.safetensors").stat().st_mtime_ns == stamp
+
+
+@pytest.mark.slow
+def test_rejection_that_keeps_nothing_stops_or_skips_by_the_rule(
+    tmp_path: Path, verifier_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A random tiny model cannot write a 12-digit answer in 2 tokens: rejection sampling keeps
+    nothing. `stop`: exit 2 with what to change, stage 3 not marked done; `skip`: the final RL
+    starts from the GRPO model and the pipeline finishes."""
+    import random
+
+    from rlvr_train.data import write_jsonl
+    from rlvr_train.models import build_tiny_model
+    from rlvr_train.pipeline import _write_state
+
+    rng = random.Random(0)
+    rows = [
+        {"id": f"hard-{i}", "prompt": f"say {n}", "domain": "math", "answer": n}
+        for i, n in enumerate(str(rng.randrange(10**11, 10**12)) for _ in range(8))
+    ]
+    task = tmp_path / "hard.jsonl"
+    write_jsonl(task, rows)
+    model = build_tiny_model([r["prompt"] for r in rows], tmp_path / "model", seed=0)
+    out = tmp_path / "pipe"
+    # stages 1 and 2 done (by an earlier run): their model is the random tiny one
+    _write_state(out, {"cold_start_sft": str(model), "grpo": str(model)})
+    flags = [
+        "pipeline", "--model_name_or_path", "tiny", "--datasets", str(task), "--dataset_size", "8",
+        "--system_prompt", "", "--verifier_url", verifier_url, "--output_dir", str(out),
+        "--reward_funcs", "math", "--final_reward_funcs", "math", "--rs_num_samples", "2",
+        "--final_rl_max_steps", "1", "--per_device_train_batch_size", "4",
+        "--num_generations", "2", "--max_completion_length", "2", "--report_to", "none",
+        "--save_strategy", "no", "--disable_tqdm", "true",
+    ]  # fmt: skip
+    assert main([*flags, "--on_empty_rejection", "stop"]) == 2
+    err = capsys.readouterr().err.strip()  # transformers' save progress bars, then our line
+    assert "Traceback" not in err
+    err = err.splitlines()[-1]
+    assert (
+        err.startswith("rlvr-train pipeline: ")
+        and "stopped after stage 3" in err
+        and "kept nothing: 0 of 16 completions" in err
+    )
+    assert "--rs_num_samples, now 2" in err
+    assert list(load_state(out)) == ["cold_start_sft", "grpo"]
+
+    assert main(flags) == 0  # default: skip
+    printed = capsys.readouterr().out
+    assert "Skipping rejection_sft (--on_empty_rejection skip)" in printed
+    state = load_state(out)
+    assert list(state) == list(STAGES)
+    assert state["rejection_sft"] == str(model)
+    assert (Path(state["final_rl"]) / "model.safetensors").is_file()

@@ -58,7 +58,43 @@ def test_callback_writes_jsonl_prints_and_plots(tmp_path: Path) -> None:
 
 
 def test_no_curves_without_values(tmp_path: Path) -> None:
-    assert plot_curves([{"step": 1, "loss": 0.3}], tmp_path / "x.png") is None
+    assert plot_curves([{"step": 1, "train_runtime": 3.0}], tmp_path / "x.png") is None
+    assert plot_curves([], tmp_path / "x.png") is None
+
+
+GRPO_ROW = {
+    "reward": 0.4, "accuracy": 0.25, "rewards/verify_reward/mean": 0.25,
+    "rewards/answer_format_reward/mean": 0.6, "verify_reward/passed": 2.0,
+    "verify_reward/failed": 6.0, "verify_reward/error": 0.0, "kl": 0.01, "loss": 0.02,
+    "completions/mean_length": 30.0, "timing/step_s": 2.0, "timing/rewards_s": 0.5,
+    "timing/generation_s": 1.2,
+}  # fmt: skip
+
+
+def test_curves_have_a_panel_per_quantity_with_each_reward_and_verdict_share() -> None:
+    from rlvr_train.reporting import panel_series
+
+    rows = [{"step": s, **GRPO_ROW} for s in (1, 2)]
+    panels = panel_series(rows)
+    assert set(panels) == {
+        "reward", "verdict shares", "KL to the reference", "loss",
+        "completion length (tokens)", "step time (s)", "share of the step waiting for rewards (%)",
+    }  # fmt: skip
+    assert set(panels["reward"]) == {
+        "reward",
+        "accuracy",
+        "rewards/verify_reward/mean",
+        "rewards/answer_format_reward/mean",
+    }
+    assert panels["verdict shares"]["share/passed"] == [(1, 0.25), (2, 0.25)]
+    assert panels["share of the step waiting for rewards (%)"]["rewards_share"][0] == (1, 25.0)
+
+
+def test_one_logged_step_still_draws_points(tmp_path: Path) -> None:
+    """A two-step run logs one or two rows: markers make them visible (a line of one point
+    draws nothing)."""
+    path = plot_curves([{"step": 1, **GRPO_ROW}], tmp_path / CURVES_FILE)
+    assert path is not None and path.read_bytes()[:4] == b"\x89PNG"
 
 
 def run_steps(out: Path, start: int, stop: int, value: float, world_zero: bool = True) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from rlvr_train.config import ModelArguments
+from rlvr_train.errors import UsageError
 from rlvr_train.runs import prepare_init_kwargs, resume_target
 
 
@@ -43,9 +44,9 @@ def test_true_without_a_checkpoint_starts_fresh(
 def test_a_path_must_be_a_checkpoint(tmp_path: Path) -> None:
     folder = checkpoint(tmp_path, 3)
     assert resume_target(str(folder), tmp_path / "elsewhere") == str(folder)
-    with pytest.raises(FileNotFoundError, match="not a checkpoint"):
+    with pytest.raises(UsageError, match="not a checkpoint"):
         resume_target(str(tmp_path / "checkpoint-7"), tmp_path)
-    with pytest.raises(FileNotFoundError, match="not a checkpoint"):
+    with pytest.raises(UsageError, match="not a checkpoint"):
         resume_target(str(tmp_path), tmp_path)  # the run folder itself is not a checkpoint
 
 

@@ -50,6 +50,33 @@ class ModelArguments(ModelConfig):
 
 
 @dataclass
+class SamplingModelArguments:
+    """How `eval` and `rejection-sample` load the model they sample from (no training: no LoRA,
+    no quantisation)."""
+
+    model_name_or_path: str = field(
+        default="smollm2",
+        metadata={"help": "Model to sample from: a path, a hub name, or `smollm2` / `tiny`."},
+    )
+    model_revision: str = field(default="main", metadata={"help": "Hub revision."})
+    dtype: str | None = field(
+        default=None,
+        metadata={
+            "help": "dtype of the weights (default: bfloat16 on CUDA, float32 on CPU).",
+            "choices": ["auto", "bfloat16", "float16", "float32"],
+        },
+    )
+    attn_implementation: str | None = field(
+        default=None, metadata={"help": "Attention implementation, e.g. sdpa."}
+    )
+    tiny_hidden_size: int = field(default=64, metadata={"help": "Width of the `tiny` model."})
+    tiny_num_layers: int = field(default=2, metadata={"help": "Depth of the `tiny` model."})
+    tiny_vocab_size: int = field(
+        default=256, metadata={"help": "BPE vocabulary of the `tiny` model's tokenizer."}
+    )
+
+
+@dataclass
 class DataArguments:
     datasets: list[str] = field(
         default_factory=lambda: ["gym:basic_arithmetic"],
@@ -89,7 +116,25 @@ class DataArguments:
 
 
 @dataclass
-class RewardArguments:
+class VerifierArguments:
+    """Where the verifier is, and whether to check it (and the data) before a model loads."""
+
+    verifier_url: str | None = field(
+        default=None,
+        metadata={"help": "Verifier base URL (default: $VERIFIER_URL, else localhost:8000)."},
+    )
+    preflight: bool = field(
+        default=True,
+        metadata={
+            "help": "Before loading a model: check the verifier answers, serves the domains the "
+            "rewards need, accepts $VERIFIER_API_KEY, and that the data has the columns each "
+            "reward reads."
+        },
+    )
+
+
+@dataclass
+class RewardArguments(VerifierArguments):
     reward_funcs: list[str] = field(
         default_factory=lambda: ["verify", "format"],
         metadata={
@@ -99,13 +144,16 @@ class RewardArguments:
             "reward_model."
         },
     )
-    verifier_url: str | None = field(
-        default=None,
-        metadata={"help": "Verifier base URL (default: $VERIFIER_URL, else localhost:8000)."},
-    )
     reward_model_name_or_path: str | None = field(
         default=None,
         metadata={"help": "Sequence-classification checkpoint used by the `reward_model` reward."},
+    )
+    sample_every_steps: int = field(
+        default=10,
+        metadata={
+            "help": "Write a step's completions with their rewards and verdicts to "
+            "samples.jsonl about every this many steps (at logged steps; 0: never)."
+        },
     )
 
 
@@ -142,4 +190,13 @@ class PipelineArguments:
     )
     final_reward_weights: list[float] | None = field(
         default=None, metadata={"help": "Their weights (default: 1, 0.2, 0.5; or all 1)."}
+    )
+    on_empty_rejection: str = field(
+        default="skip",
+        metadata={
+            "help": "When rejection sampling verifies no completion: `skip` its SFT stage (the "
+            "final RL starts from the GRPO model) or `stop` the pipeline there (a rerun with "
+            "other settings redoes the sampling).",
+            "choices": ["skip", "stop"],
+        },
     )

@@ -40,6 +40,7 @@ from rlvr.formats.code import (
 )
 from rlvr.formats.code import humaneval_check_code as humaneval_check_code  # re-exported
 from rlvr.formats.code import prompt_helpers as prompt_helpers  # re-exported
+from rlvr_train.errors import UsageError, close_names
 from rlvr_train.records import TaskRecord, to_row
 
 INSTRUCTIONS: dict[str, str] = {
@@ -70,7 +71,7 @@ def read_jsonl(path: str | Path, code_format: str = "auto") -> list[TaskRecord]:
         try:
             records.append(_line_record(line, code_format))
         except ValueError as exc:
-            raise ValueError(f"{path}:{number}: {exc}") from exc
+            raise UsageError(f"{path}:{number}: {_first_line(exc)}") from exc
     return records
 
 
@@ -93,9 +94,9 @@ def ifeval_records(path: str | Path, fmt: str) -> list[TaskRecord]:
         try:
             problem = ifeval_formats.convert(json.loads(line), fmt)
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"{path}:{number}: {exc}") from exc
+            raise UsageError(f"{path}:{number}: {_first_line(exc)}") from exc
         if not problem.prompt:
-            raise ValueError(f"{path}:{number}: an instruction-following row needs its prompt")
+            raise UsageError(f"{path}:{number}: an instruction-following row needs its prompt")
         records.append(
             TaskRecord(
                 id=problem.id,
@@ -105,6 +106,12 @@ def ifeval_records(path: str | Path, fmt: str) -> list[TaskRecord]:
             )
         )
     return records
+
+
+def _first_line(exc: Exception) -> str:
+    """A pydantic error's useful part, on one line."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return "; ".join(lines[:3])
 
 
 def code_record(problem: CodeProblem) -> TaskRecord:
@@ -153,7 +160,20 @@ def reasoning_gym_records(generator: str, size: int, seed: int) -> list[TaskReco
     import reasoning_gym
 
     name, options = parse_gym_spec(generator)
-    dataset = reasoning_gym.create_dataset(name, size=size, seed=seed, **options)
+    known = gym_generators()
+    if name not in known:
+        near = close_names(name, known)
+        hint = "no name is close"
+        if near:
+            hint = f"did you mean {', '.join('gym:' + n for n in near)}?"
+        raise UsageError(
+            f"unknown reasoning-gym generator `gym:{name}`; {hint} (reasoning-gym has "
+            f"{len(known)}, e.g. {', '.join(sorted(known)[:6])}, ...)"
+        )
+    try:
+        dataset = reasoning_gym.create_dataset(name, size=size, seed=seed, **options)
+    except (TypeError, ValueError, AssertionError) as exc:
+        raise UsageError(f"`gym:{generator}`: reasoning-gym refused the options: {exc}") from exc
     records = []
     for index, entry in enumerate(dataset):
         expression = entry.get("metadata", {}).get("expression")
@@ -167,6 +187,13 @@ def reasoning_gym_records(generator: str, size: int, seed: int) -> list[TaskReco
             )
         )
     return records
+
+
+def gym_generators() -> list[str]:
+    """Names reasoning-gym registers."""
+    from reasoning_gym.factory import DATASETS
+
+    return list(DATASETS)
 
 
 def _expression_completion(expression: str | None, answer: str) -> str:
@@ -218,8 +245,9 @@ def load_source(
     is_prefixed = bool(path) and fmt.isidentifier() and not Path(spec).exists()
     if not is_prefixed and (spec.endswith(".jsonl") or Path(spec).is_file()):
         return read_jsonl(spec)
-    raise ValueError(
-        f"unknown dataset source {spec!r}: use a .jsonl path, <format>:<path> (format: "
+    raise UsageError(
+        f"unknown dataset source {spec!r} (no such file either): use a .jsonl path, "
+        "<format>:<path> (format: "
         f"{', '.join(sorted([*FORMATS, *ifeval_formats.FORMATS]))}), gym:<generator> or humaneval"
     )
 
@@ -235,10 +263,13 @@ def mix(
     Each source is shuffled once and cycled, so a small source repeats only after it is used up.
     """
     if not sources or any(len(s) == 0 for s in sources):
-        raise ValueError("every dataset source must contain at least one record")
+        raise UsageError("every dataset source must contain at least one record")
     weights = list(weights) if weights else [1.0] * len(sources)
     if len(weights) != len(sources) or any(w < 0 for w in weights) or sum(weights) <= 0:
-        raise ValueError(f"need one non-negative weight per source, got {weights}")
+        raise UsageError(
+            f"--dataset_weights: need one non-negative weight per source "
+            f"({len(sources)} sources), got {weights}"
+        )
     rng = random.Random(seed)
     orders = [rng.sample(range(len(s)), len(s)) for s in sources]
     cursors = [0] * len(sources)

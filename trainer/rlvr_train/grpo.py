@@ -10,12 +10,15 @@ from trl import GRPOConfig, GRPOTrainer
 
 from rlvr_train.config import DataArguments, ModelArguments, RewardArguments
 from rlvr_train.data import build_records, to_rows
-from rlvr_train.distributed import describe
+from rlvr_train.distributed import describe, is_main_process
+from rlvr_train.errors import UsageError
 from rlvr_train.models import load_tokenizer, resolve_model
+from rlvr_train.preflight import run_preflight
 from rlvr_train.records import TaskRecord
-from rlvr_train.reporting import GENERATION_KEY, REWARDS_KEY, ReportCallback
+from rlvr_train.reporting import GENERATION_KEY, REWARDS_KEY, ReportCallback, quiet_trainer_logs
 from rlvr_train.rewards.mixing import build_reward_funcs, check_weights
 from rlvr_train.runs import prepare_init_kwargs, resume_target, save_policy, trainer_model_kwargs
+from rlvr_train.samples import SAMPLES_FILE, append_samples, sample_rows
 
 
 class TimedGRPOTrainer(GRPOTrainer):
@@ -24,7 +27,36 @@ class TimedGRPOTrainer(GRPOTrainer):
     It overrides TRL's private `_generate` and `_calculate_rewards` and writes its private
     `_metrics`: pyproject.toml pins TRL below the next minor release, and
     tests/rlvr_train/test_grpo.py checks that the signatures are still the ones wrapped here.
+    At the first logged step, then at the first logged step `sample_every` or more steps after
+    the last one written, it appends the last generation batch (TRL's `_logs`: prompts,
+    completions, rewards per function, the adapter's verdicts) to samples.jsonl.
     """
+
+    sample_every: int = 0
+    samples_path: Path | None = None
+    _last_sampled_step: int | None = None
+
+    def log(self, logs: dict[str, float], start_time: float | None = None) -> None:
+        super().log(logs, start_time)
+        if "reward" not in logs or not self.sample_every or self.samples_path is None:
+            return
+        step, last = self.state.global_step, self._last_sampled_step
+        if last is not None and step - last < self.sample_every:
+            return
+        self._last_sampled_step = step
+        if self.accelerator.is_main_process:
+            recent: dict[str, Any] = self._logs
+            append_samples(
+                self.samples_path,
+                sample_rows(
+                    self.state.global_step,
+                    list(recent["prompt"]),
+                    list(recent["completion"]),
+                    {name: list(v) for name, v in recent["rewards"].items()},
+                    {name: list(v) for name, v in recent["extra"].items()},
+                    list(recent["advantages"]),
+                ),
+            )
 
     def _mode(self) -> str:
         return "train" if self.model is not None and self.model.training else "eval"
@@ -81,21 +113,47 @@ def prompt_rows(
         <= max_prompt_length
     ]
     if not kept:
-        raise ValueError(f"every prompt is longer than max_prompt_length={max_prompt_length}")
+        raise UsageError(
+            f"every prompt is longer than --max_prompt_length {max_prompt_length} tokens; "
+            "raise it, or pass `--max_prompt_length null` to keep all"
+        )
     return kept
 
 
-def prepare_model(
-    model_args: ModelArguments, data_args: DataArguments, work_dir: Path
-) -> tuple[str, list[TaskRecord]]:
-    """The training records and a loadable model path (built-ins materialised under work_dir)."""
-    records = build_records(
+def training_records(data_args: DataArguments) -> list[TaskRecord]:
+    return build_records(
         data_args.datasets,
         data_args.dataset_weights,
         data_args.dataset_size,
         data_args.dataset_seed,
         heldout_fraction=data_args.humaneval_heldout_fraction,
     )
+
+
+def preflight(
+    reward_names: list[str],
+    records: list[TaskRecord],
+    data_args: DataArguments,
+    verifier_url: str | None,
+    enabled: bool = True,
+) -> None:
+    """Check the verifier and the data columns before any model loads (`--preflight false`:
+    skip); a problem is a `UsageError` (one line, exit 2)."""
+    if not enabled:
+        return
+    line = run_preflight(reward_names, to_rows(records, data_args.system_prompt), verifier_url)
+    if is_main_process():
+        print(line, flush=True)
+
+
+def prepare_model(
+    model_args: Any,
+    data_args: DataArguments,
+    work_dir: Path,
+    records: list[TaskRecord] | None = None,
+) -> tuple[str, list[TaskRecord]]:
+    """The training records and a loadable model path (built-ins materialised under work_dir)."""
+    records = training_records(data_args) if records is None else records
     model_path = resolve_model(
         model_args.model_name_or_path,
         work_dir=work_dir,
@@ -120,14 +178,27 @@ def run_grpo(
 
     output_dir = Path(args.output_dir or "outputs/grpo")
     print(f"grpo: {describe()}", flush=True)
-    model_path, records = prepare_model(model_args, data_args, output_dir)
+    records = training_records(data_args)
+    check_weights(reward_args.reward_funcs, args.reward_weights)
+    reward_funcs = build_reward_funcs(
+        reward_args.reward_funcs, reward_args.reward_model_name_or_path, reward_args.verifier_url
+    )
+    preflight(
+        reward_args.reward_funcs, records, data_args, reward_args.verifier_url,
+        reward_args.preflight,
+    )  # fmt: skip
+    model_path, records = prepare_model(model_args, data_args, output_dir, records)
     tokenizer = load_tokenizer(
         model_path, revision=model_args.model_revision, trust_remote_code=args.trust_remote_code
     )
     rows = prompt_rows(records, tokenizer, data_args.system_prompt, data_args.max_prompt_length)
-    reward_funcs = build_reward_funcs(
-        reward_args.reward_funcs, reward_args.reward_model_name_or_path, reward_args.verifier_url
-    )
+    if is_main_process():
+        dropped = len(records) - len(rows)
+        print(
+            f"grpo: {len(rows)} prompts ({dropped} dropped: longer than --max_prompt_length "
+            f"{data_args.max_prompt_length} tokens)",
+            flush=True,
+        )
     args.reward_weights = check_weights(reward_args.reward_funcs, args.reward_weights)
     prepare_init_kwargs(args, model_args)
     trainer = TimedGRPOTrainer(
@@ -139,5 +210,11 @@ def run_grpo(
         callbacks=[ReportCallback(output_dir), *(callbacks or [])],
         **trainer_model_kwargs(model_args),
     )
-    trainer.train(resume_from_checkpoint=resume_target(args.resume_from_checkpoint, output_dir))
+    quiet_trainer_logs(trainer)
+    trainer.sample_every = reward_args.sample_every_steps
+    trainer.samples_path = output_dir / SAMPLES_FILE
+    resume = resume_target(args.resume_from_checkpoint, output_dir)
+    if is_main_process() and resume is None:
+        trainer.samples_path.unlink(missing_ok=True)  # a fresh run starts its samples anew
+    trainer.train(resume_from_checkpoint=resume)
     return save_policy(trainer, tokenizer, output_dir)

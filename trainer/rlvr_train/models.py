@@ -28,7 +28,7 @@ from rlvr_train.distributed import main_process_first
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
-    from rlvr_train.config import ModelArguments
+    from rlvr_train.config import ModelArguments, SamplingModelArguments
 
 CHAT_TEMPLATE = (
     "{% for message in messages %}<|{{ message['role'] }}|>{{ message['content'] }}"
@@ -216,7 +216,9 @@ def best_dtype() -> str:
     return "bfloat16" if torch.cuda.is_available() else "float32"
 
 
-def init_kwargs(model_args: ModelArguments, trust_remote_code: bool = False) -> dict[str, Any]:
+def init_kwargs(
+    model_args: ModelArguments | SamplingModelArguments, trust_remote_code: bool = False
+) -> dict[str, Any]:
     """`from_pretrained` keyword arguments from TRL's `ModelConfig`, as TRL's scripts build them
     (revision, trust_remote_code, attn_implementation, dtype). 4/8-bit loading goes to the
     trainers as their `quantization_config` argument, as in TRL's scripts."""

@@ -6,6 +6,11 @@
 4. `rejection_sft`   — SFT of the GRPO model on that set.
 5. `final_rl`        — GRPO mixing the verifiable rewards with a learned reward model.
 
+When rejection sampling verifies nothing (a weak model, hard data, few samples) the pipeline
+says what to change and, by `--on_empty_rejection`, skips stage 4 (`skip`, the default: the
+final RL starts from the GRPO model, and the state records the skip) or stops (`stop`: exit 2,
+the sampling is not marked done, so a rerun with other settings redoes it).
+
 `<output_dir>/pipeline_state.json` records each finished stage and its output; a rerun skips
 finished stages and continues from the last output (and, with `--resume_from_checkpoint true`
 and `--save_strategy steps`, a GRPO stage cut short continues from its last checkpoint).
@@ -35,6 +40,7 @@ from rlvr_train.config import (
 )
 from rlvr_train.data import read_jsonl, write_jsonl
 from rlvr_train.distributed import is_main_process, on_main_process, wait_for_everyone
+from rlvr_train.errors import UsageError
 from rlvr_train.records import TaskRecord
 
 STAGES = ("cold_start_sft", "grpo", "rejection", "rejection_sft", "final_rl")
@@ -76,9 +82,23 @@ def with_values(config: GRPOConfig, **values: Any) -> GRPOConfig:
 def final_weights(names: list[str], weights: list[float] | None) -> list[float]:
     if weights is not None:
         if len(weights) != len(names):
-            raise ValueError(f"{len(weights)} final_reward_weights for {len(names)} rewards")
+            raise UsageError(f"{len(weights)} final_reward_weights for {len(names)} rewards")
         return list(weights)
     return [DEFAULT_FINAL_WEIGHTS.get(name, 1.0) for name in names]
+
+
+def empty_rejection_advice(
+    summary: dict[str, float], pipe: PipelineArguments, rl: GRPOConfig
+) -> str:
+    """What to change when rejection sampling kept nothing."""
+    return (
+        f"rejection sampling kept nothing: 0 of {summary.get('samples', 0):.0f} completions "
+        f"verified (pass@1 {summary.get('pass@1', 0.0):.3f}). To keep some: more samples "
+        f"(--rs_num_samples, now {pipe.rs_num_samples}), a higher --temperature (now "
+        f"{rl.temperature}), longer training before it (--sft_max_steps {pipe.sft_max_steps}, "
+        f"--rl_max_steps {pipe.rl_max_steps}), longer completions (--max_completion_length "
+        f"{rl.max_completion_length}), or easier data"
+    )
 
 
 def check_resume(value: str | None) -> None:
@@ -86,7 +106,7 @@ def check_resume(value: str | None) -> None:
     from rlvr_train.runs import RESUME_LAST, RESUME_NONE
 
     if value is not None and str(value).strip().lower() not in (*RESUME_LAST, *RESUME_NONE):
-        raise ValueError(
+        raise UsageError(
             "pipeline: --resume_from_checkpoint takes true or false (each stage resumes from "
             f"the last checkpoint in its own folder), not a path ({value!r})"
         )
@@ -117,18 +137,25 @@ def run_pipeline(
     rl: GRPOConfig,
 ) -> Path:
     """Run the unfinished stages; return the final model's directory."""
-    from rlvr_train.grpo import prepare_model, run_grpo
-    from rlvr_train.sampling import rejection_sample
+    from rlvr_train.grpo import preflight, prepare_model, run_grpo, training_records
+    from rlvr_train.sampling import rejection_sample, shown
     from rlvr_train.sft import train_sft
 
     root = Path(rl.output_dir or "outputs/pipeline")
     check_resume(rl.resume_from_checkpoint)
     if "reward_model" in pipe.final_reward_funcs and not reward_args.reward_model_name_or_path:
-        raise ValueError(
+        raise UsageError(
             "the final stage uses `reward_model`: pass --reward_model_name_or_path, "
             "or leave it out of --final_reward_funcs"
         )
     finished = load_state(root)
+    if len(finished) < len(STAGES):  # every reward of every stage, before any model loads
+        names = list(dict.fromkeys([*reward_args.reward_funcs, *pipe.final_reward_funcs]))
+        names = [name for name in names if name != "reward_model"]
+        records = training_records(data_args)
+        preflight(names, records, data_args, reward_args.verifier_url, reward_args.preflight)
+        # the stages check again as they start; once is enough
+        reward_args = dataclasses.replace(reward_args, preflight=False)
     stage_dir = {name: root / f"{i + 1}-{name}" for i, name in enumerate(STAGES)}
 
     def model_at(path: str) -> ModelArguments:
@@ -160,17 +187,39 @@ def run_pipeline(
             kept, summary = rejection_sample(
                 finished["grpo"], records, data_args, reward_args, sampling, model_args
             )
-            print("rejection sampling: " + " | ".join(f"{k} {v:.3f}" for k, v in summary.items()))
+            print("rejection sampling: " + " | ".join(shown(k, v) for k, v in summary.items()))
+            print(
+                f"rejection sampling: kept {len(kept)} distinct verified completions of "
+                f"{summary['samples']:.0f} sampled ({pipe.rs_num_samples} per prompt; reward 1 "
+                "from the verifier, duplicates of one prompt dropped)"
+            )
             out.mkdir(parents=True, exist_ok=True)
             write_jsonl(out / "sft.jsonl", kept)
             (out / "summary.json").write_text(json.dumps(summary, indent=2))
 
         if not on_main_process(sample, lambda: read_jsonl(out / "sft.jsonl")):
-            raise RuntimeError("rejection sampling kept nothing: no completion was verified")
+            summary = json.loads((out / "summary.json").read_text())
+            advice = empty_rejection_advice(summary, pipe, rl)
+            if pipe.on_empty_rejection == "stop":
+                raise UsageError(
+                    f"pipeline stopped after stage 3 (--on_empty_rejection stop): {advice}"
+                )
+            if is_main_process():
+                print(
+                    f"pipeline: {advice}. Skipping rejection_sft (--on_empty_rejection skip): "
+                    "the final RL starts from the GRPO model"
+                )
         return str(out / "sft.jsonl")
 
     def rejection_sft() -> str:
         records: list[TaskRecord] = read_jsonl(finished["rejection"])
+        if not records:  # skipped: nothing verified to learn from
+            if is_main_process():
+                print(
+                    "pipeline: rejection_sft skipped (nothing verified): its output is the GRPO "
+                    "model"
+                )
+            return finished["grpo"]
         config = sft_config(pipe, rl, stage_dir["rejection_sft"])
         return str(train_sft(model_at(finished["grpo"]), records, data_args.system_prompt, config))
 

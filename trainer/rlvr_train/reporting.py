@@ -1,5 +1,8 @@
 """What a user sees of a run: a one-line summary per logging step, metrics JSONL, a curves PNG.
 
+TRL's progress bar stays; its print of the raw log dict at each step is replaced by our line
+(`QuietProgressCallback`), so each logging step shows once.
+
 `metrics.jsonl` holds one run's rows: a fresh run in a used output_dir starts it anew; a run
 resumed from a checkpoint keeps the rows up to the checkpoint's step and drops the later ones,
 which the resumed run logs again. Only the main process writes.
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from transformers import TrainerCallback
+from transformers.trainer_callback import PrinterCallback, ProgressCallback
 
 from rlvr.schemas.common import Status
 
@@ -62,9 +66,72 @@ def summary_line(step: int, logs: Mapping[str, Any]) -> str:
     return " | ".join(parts)
 
 
+# Panels of curves.png: title -> the metric keys drawn in it (a prefix ending in `/` takes every
+# key under it that ends with `/mean`: one line per reward function).
+PANELS: dict[str, tuple[str, ...]] = {
+    "reward": ("reward", "accuracy", "rewards/"),
+    "verdict shares": (),  # filled from the `<reward>/<status>` counts, see `verdict_shares`
+    "KL to the reference": ("kl",),
+    "loss": ("loss",),
+    "completion length (tokens)": (
+        "completions/mean_length", "completions/min_length", "completions/max_length",
+    ),
+    "step time (s)": (STEP_KEY, GENERATION_KEY, REWARDS_KEY),
+    "share of the step waiting for rewards (%)": ("rewards_share",),
+}  # fmt: skip
+
+
+def verdict_shares(row: Mapping[str, Any]) -> dict[str, float]:
+    """Each verdict's share of the verifier's answers in one logged row."""
+    counts = status_counts(row)
+    total = sum(counts.values())
+    return {status: count / total for status, count in counts.items()} if total else {}
+
+
+def derived(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row with the plotted values that are not logged as such (shares)."""
+    out = dict(row)
+    out |= {f"share/{k}": v for k, v in verdict_shares(row).items()}
+    if row.get(STEP_KEY) and isinstance(row.get(REWARDS_KEY), int | float):
+        out["rewards_share"] = 100 * row[REWARDS_KEY] / row[STEP_KEY]
+    return out
+
+
+Points = list[tuple[int, float]]
+
+
+def panel_series(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Points]]:
+    """title -> key -> (step, value) points, for the panels that have any points."""
+    rows = [derived(row) for row in rows if "reward" in row or "loss" in row]
+    panels: dict[str, dict[str, Points]] = {}
+    for title, wanted in PANELS.items():
+        keys: list[str] = []
+        for key in wanted if title != "verdict shares" else ("share/",):
+            if key.endswith("/"):
+                found = {k for row in rows for k in row if k.startswith(key)}
+                keys += sorted(k for k in found if key == "share/" or k.endswith("/mean"))
+            else:
+                keys.append(key)
+        series = {
+            key: [
+                (int(row["step"]), float(row[key]))
+                for row in rows
+                if isinstance(row.get(key), int | float) and not math.isnan(float(row[key]))
+            ]
+            for key in keys
+        }
+        series = {key: points for key, points in series.items() if points}
+        if title == "verdict shares":  # a verdict that never occurs would hide the others
+            series = {k: points for k, points in series.items() if any(v for _, v in points)}
+        if series:
+            panels[title] = series
+    return panels
+
+
 def plot_curves(rows: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
-    """Reward and accuracy (and each reward function's mean) against the step, as a PNG
-    (skipped, with a message, where matplotlib is not installed)."""
+    """One panel per quantity (reward per function, verdict shares, KL, loss, completion length,
+    step time, share of the step spent on rewards) against the step, with markers so a short
+    run's few points show (skipped, with a message, where matplotlib is not installed)."""
     try:
         import matplotlib
     except ImportError:
@@ -73,26 +140,34 @@ def plot_curves(rows: Sequence[Mapping[str, Any]], path: Path) -> Path | None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
-    per_function = {
-        k for row in rows for k in row if k.startswith("rewards/") and k.endswith("/mean")
-    }
-    keys = ["reward", "accuracy", *sorted(per_function)]
-    series = {
-        key: [(row["step"], row[key]) for row in rows if isinstance(row.get(key), int | float)]
-        for key in keys
-    }
-    series = {key: points for key, points in series.items() if points}
-    if not series:
+    panels = panel_series(rows)
+    if not panels:
         return None
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for key, points in series.items():
-        steps, values = zip(*points, strict=True)
-        ax.plot(steps, values, label=key, linewidth=2 if key in ("reward", "accuracy") else 1)
-    ax.set_xlabel("step")
-    ax.set_ylabel("value")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    columns = 2 if len(panels) > 1 else 1
+    lines = math.ceil(len(panels) / columns)
+    fig, axes = plt.subplots(lines, columns, figsize=(6 * columns, 3.2 * lines), squeeze=False)
+    for ax, (title, series) in zip(axes.flat, panels.items(), strict=False):
+        for key, points in series.items():
+            steps, values = zip(*points, strict=True)
+            label = key.removeprefix("share/").removeprefix("rewards/").removesuffix("/mean")
+            label = label.removeprefix("completions/").removeprefix("timing/")
+            ax.plot(steps, values, marker="o", markersize=4, label=label,
+                    linewidth=2 if key in ("reward", STEP_KEY) else 1.2)  # fmt: skip
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("step", fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # steps, not 1.5
+        if title == "verdict shares":
+            ax.set_ylim(-0.03, 1.03)
+        elif title.startswith("share of the step"):
+            ax.set_ylim(0, max(5.0, 1.2 * max(v for _, v in series["rewards_share"])))
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelsize=8)
+        if len(series) > 1:
+            ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.set_visible(False)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -125,6 +200,32 @@ def print_line(line: str) -> None:
     from tqdm.auto import tqdm
 
     tqdm.write(line)
+
+
+class QuietProgressCallback(ProgressCallback):
+    """TRL's progress bar without its print of every log dict (our summary line replaces it)."""
+
+    def on_log(self, args: Any, state: Any, control: Any, logs: Any = None, **kwargs: Any) -> None:
+        return None
+
+
+def quiet_trainer_logs(trainer: Any) -> None:
+    """Swap the trainer's log printers for the quiet progress bar (`disable_tqdm`: no bar)."""
+    for callback in (ProgressCallback, PrinterCallback):
+        trainer.remove_callback(callback)
+    if not trainer.args.disable_tqdm:
+        trainer.add_callback(QuietProgressCallback)
+
+
+def finished_line(step: int, logs: Mapping[str, Any]) -> str:
+    """`done: 4 steps in 31.2 s (7.80 s/step), train loss 0.012`."""
+    runtime = float(logs.get("train_runtime", 0.0))
+    line = f"done: {step} steps in {runtime:.1f} s"
+    if step:
+        line += f" ({runtime / step:.2f} s/step)"
+    if isinstance(logs.get("train_loss"), int | float):
+        line += f", train loss {logs['train_loss']:.4g}"
+    return line
 
 
 class ReportCallback(TrainerCallback):
@@ -166,6 +267,10 @@ class ReportCallback(TrainerCallback):
             handle.write(json.dumps(row, default=str) + "\n")
         if "reward" in logs:
             self.printer(summary_line(state.global_step, row))
+        elif "train_runtime" in logs:
+            self.printer(finished_line(state.global_step, logs))
+        elif "loss" in logs:  # SFT
+            self.printer(f"step {state.global_step} | loss {_fmt(logs.get('loss'))}")
 
     def on_train_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
         if state.is_world_process_zero and self.rows:

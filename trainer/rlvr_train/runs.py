@@ -16,6 +16,7 @@ from typing import Any
 
 from rlvr_train.config import ModelArguments
 from rlvr_train.distributed import is_main_process, wait_for_everyone
+from rlvr_train.errors import UsageError
 from rlvr_train.models import init_kwargs
 
 RESUME_LAST = ("true", "last", "yes", "1")
@@ -54,7 +55,9 @@ def resume_target(value: str | bool | None, output_dir: Path) -> str | None:
             print(f"resume: no checkpoint in {output_dir} yet; training from the start")
         return last
     if not (Path(text) / "trainer_state.json").is_file():
-        raise FileNotFoundError(f"--resume_from_checkpoint {text}: not a checkpoint folder")
+        raise UsageError(
+            f"--resume_from_checkpoint {text}: not a checkpoint folder (no trainer_state.json)"
+        )
     return text
 
 

@@ -9,11 +9,12 @@ from typing import Any
 from trl import SFTConfig, SFTTrainer
 
 from rlvr_train.config import DataArguments, ModelArguments
-from rlvr_train.distributed import describe
+from rlvr_train.distributed import describe, is_main_process
+from rlvr_train.errors import UsageError
 from rlvr_train.grpo import prepare_model
 from rlvr_train.models import load_tokenizer
 from rlvr_train.records import TaskRecord, to_row
-from rlvr_train.reporting import ReportCallback
+from rlvr_train.reporting import ReportCallback, quiet_trainer_logs
 from rlvr_train.runs import prepare_init_kwargs, resume_target, save_policy, trainer_model_kwargs
 
 
@@ -33,7 +34,10 @@ def sft_rows(records: list[TaskRecord], system_prompt: str | None) -> list[dict[
             }
         )
     if not rows:
-        raise ValueError("no record has a `completion`: SFT needs reference solutions")
+        raise UsageError(
+            "no record has a `completion`: SFT needs reference solutions (a JSONL "
+            "`completion` field, gym:basic_arithmetic's worked solutions, or humaneval)"
+        )
     return rows
 
 
@@ -55,14 +59,22 @@ def train_sft(
         model_path, revision=model_args.model_revision, trust_remote_code=args.trust_remote_code
     )
     prepare_init_kwargs(args, model_args)
+    rows = sft_rows(records, system_prompt)
+    if is_main_process():
+        print(
+            f"sft: {len(rows)} of {len(records)} records have a reference solution "
+            "(`completion`) and are trained on; the others are left out",
+            flush=True,
+        )
     trainer = SFTTrainer(
         model=model_path,
         args=args,
-        train_dataset=Dataset.from_list(sft_rows(records, system_prompt)),
+        train_dataset=Dataset.from_list(rows),
         processing_class=tokenizer,
         callbacks=[ReportCallback(output_dir), *(callbacks or [])],
         **trainer_model_kwargs(model_args),
     )
+    quiet_trainer_logs(trainer)
     trainer.train(resume_from_checkpoint=resume_target(args.resume_from_checkpoint, output_dir))
     return save_policy(trainer, tokenizer, output_dir)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rlvr_train.errors import UsageError, did_you_mean
 from rlvr_train.rewards.format import answer_format_reward, think_format_reward
 from rlvr_train.rewards.verifiable import VERIFIABLE_NAMES, verifiable_reward
 
@@ -26,10 +27,14 @@ def build_reward_funcs(
             funcs.append(FORMAT_REWARDS[name])
         elif name == REWARD_MODEL:
             if not reward_model:
-                raise ValueError("reward `reward_model` needs --reward_model_name_or_path")
+                raise UsageError("reward `reward_model` needs --reward_model_name_or_path")
             funcs.append(reward_model)
         else:
-            raise ValueError(f"unknown reward {name!r}; choose from {', '.join(REWARD_NAMES)}")
+            hint = did_you_mean(name, REWARD_NAMES)
+            raise UsageError(
+                f"unknown reward {name!r}; {hint + ' ' if hint else ''}"
+                f"choose from {', '.join(REWARD_NAMES)}"
+            )
     return funcs
 
 
@@ -38,7 +43,7 @@ def check_weights(names: Sequence[str], weights: Sequence[float] | None) -> list
     if weights is None:
         return None
     if len(weights) != len(names):
-        raise ValueError(
+        raise UsageError(
             f"{len(weights)} reward weights for {len(names)} reward functions ({list(names)})"
         )
     return list(weights)
