@@ -48,6 +48,12 @@ def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judge
         return Judged(extracted, None, None, failure="the ground-truth answer is empty")
     if not pred.key:
         return Judged(extracted, None, None, failure="the extracted answer is empty")
+    if pred.named_value is not None and gold.lhs is None and "=" not in gold.latex:
+        # `f'(x) = 6x^2` against `6x^2`: a named value answers a bare ground truth
+        pred = cached_normalize(pred.named_value)
+    refused = parts_refusal(gold, pred)
+    if refused is not None:
+        return Judged(extracted, Verdict(False, refused, gold.latex[:200], pred.latex[:200]), None)
     verdict = decide_fast(gold, pred, conv)
     if verdict is not None:
         return Judged(extracted, verdict, None)
@@ -60,6 +66,20 @@ def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judge
         _decimal(pred),
     )
     return Judged(extracted, None, job)
+
+
+def parts_refusal(gold: Normalized, pred: Normalized) -> str | None:
+    """Why the parts beside the values disagree (a different left side or unit, a qualifier,
+    roots for an ordered pair), or None: these are compared as data before any value is."""
+    if pred.refusal is not None and gold.refusal is None:
+        return pred.refusal
+    if gold.lhs is not None and pred.lhs is not None and gold.lhs != pred.lhs:
+        return f"the answer names {pred.lhs}, the ground truth names {gold.lhs}"
+    if gold.unit is not None and pred.unit is not None and gold.unit != pred.unit:
+        return f"unit {pred.unit!r} where the ground truth's unit is {gold.unit!r}"
+    if pred.is_roots and gold.latex.lstrip("\\left").startswith(("(", "[")):
+        return "values of one unknown (a set of roots) where an ordered pair or interval is expected"
+    return None
 
 
 @lru_cache(maxsize=8192)
