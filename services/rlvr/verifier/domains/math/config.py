@@ -52,12 +52,13 @@ class MathSettings(BaseModel):
         ),
     )
     rel_tol: float = Field(
-        1e-40,
+        0.0,
         ge=0,
         le=1e-12,
         description=(
-            "Relative tolerance for two exact symbolic values SymPy cannot simplify to the same "
-            "form (compared at 80 significant digits); never used for rationals."
+            "Relative difference forgiven between two exact values (0, the default: none; a "
+            "difference SymPy can resolve at 80 digits, such as pi + 10^-45 against pi, is a "
+            "difference). A positive value relaxes this; rationals are always exact."
         ),
     )
     fallback: Literal["none", "math", "math_and_number"] = Field(

@@ -14,6 +14,7 @@ Sets, tuples, intervals, matrices, equations and inequalities compare element by
 from __future__ import annotations
 
 import functools
+import os
 import random
 import re
 import time
@@ -53,8 +54,16 @@ _PROSE_RE = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}")
 _DECIMAL_LITERAL_RE = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
 # an identity test needs this many points where both sides have a finite value; an expression
 # undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) equals nothing
-_MIN_DEFINED_POINTS = 4
-_MAX_POINT_TRIES = 12
+_MIN_DEFINED_POINTS = 6
+_MAX_POINT_TRIES = 18
+# the sampling points come from a per-process random source (a candidate cannot learn them and
+# build `\\prod (x - p_i)` that vanishes there), at magnitudes from 1/31 to 10^7 and both signs
+# (`\\min(x, 100)`, `x + \\lfloor x^2/200 \\rfloor` differ from `x` only far from 0)
+_POINTS = random.Random(int.from_bytes(os.urandom(8), "big"))
+_SCALES = (1, -1, 1000, -1000, 10**7, -(10**7))
+# evalf at this many digits returns a Float with fewer bits than this when it could not tell a
+# difference from zero (`log(8) - 3 log(2)` -> `0.e-250`): no difference SymPy can resolve
+_RESOLVED_BITS = 10
 # an unevaluated integral, sum, product, limit or derivative can only come from these spellings
 _CALCULUS_RE = re.compile(
     r"\\(?:i*int|oint|sum|prod|lim|partial)(?![A-Za-z])|\\frac\s*\{\s*(?:\\mathrm\{)?d\b"
@@ -448,11 +457,9 @@ def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, ctx: Grading) -> bool:
         if exact_gold.is_Rational and exact_pred.is_Rational:
             return bool(exact_gold == exact_pred)
         return bool(sympy.simplify(exact_gold - exact_pred) == 0)
-    gold_value = gold.evalf(_PRECISION_DIGITS)
-    pred_value = pred.evalf(_PRECISION_DIGITS)
-    if not (gold_value.is_number and pred_value.is_number):
+    if not (gold.is_number and pred.is_number):
         return False
-    return _close(gold_value, pred_value, ctx.conv.rel_tol)
+    return not _differ(gold, pred, ctx.conv.rel_tol)
 
 
 def _close(a: Any, b: Any, rel_tol: float) -> bool:
@@ -478,20 +485,21 @@ def _agree_at_random_points(
     out of tries before enough points were defined means "not equal": an expression that is
     undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) must never equal everything.
     """
-    rng = random.Random(seed)
+    rng = _POINTS
     defined = 0
-    for _ in range(_MAX_POINT_TRIES):
-        point = _random_point(rng, symbols)
+    for index in range(_MAX_POINT_TRIES):
+        point = _random_point(rng, symbols, index + seed)
         try:
-            a = gold.xreplace(point).evalf(_PRECISION_DIGITS)
-            b = pred.xreplace(point).evalf(_PRECISION_DIGITS)
+            exact_a, exact_b = gold.xreplace(point), pred.xreplace(point)
+            a = exact_a.evalf(_PRECISION_DIGITS)
+            b = exact_b.evalf(_PRECISION_DIGITS)
         except (TypeError, ValueError, ZeroDivisionError):
             return False
         if not (_finite(a) and _finite(b)):
             if not (a.is_number and b.is_number):
                 return False  # something that is not a number even at a point
             continue
-        if not _close(a, b, max(ctx.conv.rel_tol, 1e-30)):
+        if _differ(exact_a, exact_b, ctx.conv.rel_tol):
             return False
         defined += 1
         if defined >= _MIN_DEFINED_POINTS:
@@ -499,8 +507,44 @@ def _agree_at_random_points(
     return False
 
 
-def _random_point(rng: random.Random, symbols: list[Any]) -> dict[Any, Any]:
-    return {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
+def _random_point(rng: random.Random, symbols: list[Any], index: int = 0) -> dict[Any, Any]:
+    """Exact rational points; the `index`-th point's magnitude cycles through `_SCALES` (each
+    symbol with its own random sign after the first), so every run sees small and large, positive
+    and negative values."""
+    point = {}
+    for position, symbol in enumerate(symbols):
+        scale = _SCALES[(index + position) % len(_SCALES)]
+        if position and rng.random() < 0.5:
+            scale = -scale
+        point[symbol] = scale * sympy.Rational(rng.randint(1, 997), rng.randint(7, 131))
+    return point
+
+
+def _differ(a: Any, b: Any, rel_tol: float) -> bool:
+    """Whether two exact values differ: exactly for rationals; otherwise the difference at 80
+    digits (SymPy raises precision to resolve cancellation), equal only when it could not be told
+    from zero. A positive `rel_tol` (a setting, 0 by default) forgives a relative difference up
+    to it; with 0, `\\pi + 10^{-45}` is not `\\pi`."""
+    difference = a - b
+    if difference == 0:
+        return False
+    if isinstance(difference, sympy.Rational):
+        return rel_tol == 0 or not _close(a, b, rel_tol)
+    try:
+        value = sympy.N(difference, _PRECISION_DIGITS)
+    except (TypeError, ValueError, ArithmeticError):
+        return True
+    if not value.is_number:
+        return True
+    if value == 0:
+        return False
+    resolved = all(
+        part == 0 or not isinstance(part, sympy.Float) or part._prec >= _RESOLVED_BITS
+        for part in value.as_real_imag()
+    )
+    if not resolved:
+        return False
+    return rel_tol == 0 or not _close(a, b, rel_tol)
 
 
 def _finite(value: Any) -> bool:
@@ -684,28 +728,27 @@ def _proportional(a: sympy.Expr, b: sympy.Expr, positive: bool) -> bool:
     if a == 0 or b == 0:
         return bool(a == b)
     symbols = sorted((a.free_symbols | b.free_symbols), key=str)
-    rng = random.Random(2)
+    rng = _POINTS
     ratios = []
-    for _ in range(_MAX_POINT_TRIES):
-        point = _random_point(rng, symbols)
+    for index in range(_MAX_POINT_TRIES):
+        point = _random_point(rng, symbols, index)
         try:
             numerator = a.xreplace(point).evalf(_PRECISION_DIGITS)
             denominator = b.xreplace(point).evalf(_PRECISION_DIGITS)
             if not (_finite(numerator) and _finite(denominator)) or denominator == 0:
                 continue  # undefined here: proves nothing
-            ratio = (a.xreplace(point) / b.xreplace(point)).evalf(_PRECISION_DIGITS)
+            ratio = a.xreplace(point) / b.xreplace(point)  # exact: compared exactly below
+            ratio_value = ratio.evalf(_PRECISION_DIGITS)
         except (TypeError, ValueError, ZeroDivisionError):
             return False
-        if not _finite(ratio) or ratio == 0:
+        if not _finite(ratio_value) or ratio_value == 0:
             return False
         ratios.append(ratio)
         if len(ratios) >= _MIN_DEFINED_POINTS:
             break
-    if len(ratios) < _MIN_DEFINED_POINTS or not all(
-        _close(r, ratios[0], 1e-30) for r in ratios[1:]
-    ):
+    if len(ratios) < _MIN_DEFINED_POINTS or any(_differ(r, ratios[0], 0) for r in ratios[1:]):
         return False
-    return bool(ratios[0].is_positive) if positive else True
+    return bool(ratios[0].evalf(_PRECISION_DIGITS).is_positive) if positive else True
 
 
 def _set_equal(gold: Any, pred: Any, ctx: Grading) -> bool:

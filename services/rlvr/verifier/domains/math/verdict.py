@@ -21,7 +21,7 @@ class Conventions:
 
     percent: str = "either"
     min_rounded_digits: int = 6
-    rel_tol: float = 1e-40
+    rel_tol: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
