@@ -74,7 +74,7 @@ def test_pathological_items_time_out_alone_within_twice_their_deadline(verifier_
             "answer": "1",
         },
         {"id": "long", "response": "word " * 20_000 + "\\boxed{42}", "answer": "42"},
-        {"id": "easy", "response": "\\boxed{x^2+2x+1}", "answer": "(x+1)^2"},
+        {"id": "easy", "response": "\\boxed{(1+x)^2}", "answer": "(x+1)^2"},
         {"id": "plain", "response": "The answer is 7", "answer": "7"},
     ]
     started = time.perf_counter()

@@ -61,6 +61,16 @@ class MathSettings(BaseModel):
             "difference). A positive value relaxes this; rationals are always exact."
         ),
     )
+    form_rules: bool = Field(
+        True,
+        description=(
+            "An answer must be in the ground truth's form: factored against a factored ground "
+            "truth, expanded against an expanded one, radicals simplified and denominators "
+            "rationalised unless the ground truth leaves them. False relaxes these (a value "
+            "ground truth still needs an evaluated value, and a set or matrix operation is "
+            "still refused)."
+        ),
+    )
     fallback: Literal["none", "math", "math_and_number"] = Field(
         "none",
         description=(

@@ -429,10 +429,7 @@ def _offers_another(text: str) -> bool:
     revision = _REVISION_RE.search(window)
     if revision is not None:
         window = window[: revision.start()]
-    for hedge in _HEDGE_RE.finditer(window):
-        if _VALUE_RE.search(window, hedge.end()):
-            return True
-    return False
+    return any(_VALUE_RE.search(window, hedge.end()) for hedge in _HEDGE_RE.finditer(window))
 
 
 def _last_math_or_number(text: str) -> str | None:

@@ -40,6 +40,7 @@ from rlvr.verifier.domains.math.numbers import (
 )
 from rlvr.verifier.domains.math.readable import unreadable
 from rlvr.verifier.domains.math.unevaluated import (
+    expression_form_reason,
     is_value,
     stacked_signs,
     unevaluated_reason,
@@ -119,7 +120,13 @@ def grade(job: SlowJob, conv: Conventions) -> Verdict:
         pred_tree = _parse_unevaluated(pred_latex)
         if pred_tree is not None and check_form:
             signs = (stacked_signs(gold_latex), stacked_signs(pred_latex))
-            refusal = unevaluated_reason(_unevaluated_gold(gold_latex), pred_tree, value, signs)
+            refusal = unevaluated_reason(
+                _unevaluated_gold(gold_latex), pred_tree, value, signs, ctx.conv.form_rules
+            )
+            if refusal is not None:
+                return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
+        if pred_tree is not None and not value and ctx.conv.form_rules:
+            refusal = expression_form_reason(_unevaluated_gold(gold_latex), pred_tree)
             if refusal is not None:
                 return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
         if pred_tree is not None:
@@ -129,7 +136,11 @@ def grade(job: SlowJob, conv: Conventions) -> Verdict:
             if pred is not None and check_form:
                 signs = (stacked_signs(gold_latex), stacked_signs(pred_latex))
                 refusal = unevaluated_reason(
-                    _unevaluated_gold(gold_latex), _unevaluated(pred_latex), value, signs
+                    _unevaluated_gold(gold_latex),
+                    _unevaluated(pred_latex),
+                    value,
+                    signs,
+                    ctx.conv.form_rules,
                 )
                 if refusal is not None:
                     return Verdict(False, refusal, shown_gold, _show(pred, pred_latex))
@@ -162,9 +173,11 @@ def _compare(gold: Any, pred: Any, ctx: Grading) -> Verdict:
             [(gold, pred)] if ctx.conv.percent == "either" else []
         )
     elif job.pred_pct and not job.gold_pct:
-        candidates = [(gold, _scale(pred, hundredth))] + (
-            [(gold, pred)] if ctx.conv.percent == "either" else []
+        # a bare ground truth below 1 in size is a fraction: `0.5\%` is only 0.005 there
+        either = ctx.conv.percent == "either" and not (
+            isinstance(gold, sympy.Expr) and gold.is_number and bool(abs(gold) < 1)
         )
+        candidates = [(gold, _scale(pred, hundredth))] + ([(gold, pred)] if either else [])
     for g, p in candidates:
         if equivalent(g, p, ctx):
             return Verdict(True, f"equivalent: {shown_pred} = {shown_gold}", shown_gold, shown_pred)
@@ -862,6 +875,13 @@ def _ordered_listing(latex: str) -> Any:
     values = [to_sympy(part) for part in top_level_parts(text)]
     if len(values) < 2 or any(value is None for value in values):
         return None
+    if all(isinstance(v, sympy.Eq) and isinstance(v.lhs, sympy.Symbol) for v in values):
+        # `y = 4, x = 3` names its coordinates: the point is (3, 4), in the names' order;
+        # `x = 1, x = 2` (one name twice) is a set of roots, never an ordered pair
+        names = [str(v.lhs) for v in values]
+        if len(set(names)) != len(names):
+            return None
+        return sympy.Tuple(*(v.rhs for v in sorted(values, key=lambda v: str(v.lhs))))
     return sympy.Tuple(*values)
 
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from rlvr.verifier.domains.math.extract import boxed_contents, extract_answer, extract_gold
 from rlvr.verifier.domains.math.fast import decide_fast
+from rlvr.verifier.domains.math.form import form_refusal
 from rlvr.verifier.domains.math.normalize import Normalized, normalize, top_level_parts
 from rlvr.verifier.domains.math.numbers import Number, parse_number
 from rlvr.verifier.domains.math.verdict import Conventions, SlowJob, Verdict
@@ -78,8 +79,8 @@ def parts_refusal(gold: Normalized, pred: Normalized) -> str | None:
     if gold.unit is not None and pred.unit is not None and gold.unit != pred.unit:
         return f"unit {pred.unit!r} where the ground truth's unit is {gold.unit!r}"
     if pred.is_roots and gold.latex.lstrip("\\left").startswith(("(", "[")):
-        return "values of one unknown (a set of roots) where an ordered pair or interval is expected"
-    return None
+        return "values of one unknown (a set of roots) where an ordered pair or interval is due"
+    return form_refusal(gold.latex, pred.latex)
 
 
 @lru_cache(maxsize=8192)

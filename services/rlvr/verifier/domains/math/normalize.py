@@ -57,8 +57,8 @@ _LHS_RE = re.compile(r"^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([A-Za-z]\))?\s*=
 # a left side that names the value on the right: `AB`, `\angle A`, `m\angle ABC`, `f'(x)`,
 # `f^{-1}(x)`, `a_{10}`, `\frac{dy}{dx}`, `|AB|` (its key is compared with the ground truth's)
 _NAMED_LHS_RE = re.compile(
-    r"^ ?(?:(?:m ?)?\\angle ?|\\overline\{|\|)?[A-Za-z]{1,4}\}?\|?(?:_\{?[A-Za-z0-9]{1,4}\}?)?'{0,3}"
-    r"(?:\^\{?-1\}?)?(?:\([A-Za-z]\))? ?=(?!=)"
+    r"^ ?(?:(?:m ?)?\\angle ?|\\overline\{|\|)?[A-Za-z]{1,4}\}?\|?"
+    r"(?:_\{?[A-Za-z0-9]{1,4}\}?)?'{0,3}(?:\^\{?-1\}?)?(?:\([A-Za-z]\))? ?=(?!=)"
     r"|^ ?\\frac\{d ?[A-Za-z]?\}\{d ?[A-Za-z]\} ?=(?!=)"
 )
 _NAME_ON_RIGHT_RE = re.compile(r"^([^=<>a-zA-Z]+?) ?= ?([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)$")
@@ -216,7 +216,8 @@ def _bound_of(part: str) -> tuple[str, str, str, str] | None:
     if match is None:
         return None
     if match.group(1):
-        variable, op, value = match.group(1), _OPS.get(match.group(2), match.group(2)), match.group(3)
+        variable, value = match.group(1), match.group(3)
+        op = _OPS.get(match.group(2), match.group(2))
         if op in (">", "\\ge"):
             return variable, "low", "<" if op == ">" else "\\le", value.strip()
         return variable, "high", op, value.strip()

@@ -86,12 +86,13 @@ def parse_number(key: str) -> Number | None:
 _DECIMAL_COMMA_RE = re.compile(r"^[+-]?\d+,\d+$")
 
 
-def decimal_comma_equal(a: str, b: str) -> bool:
-    """`1,22` vs `1.22`: a comma read as the decimal separator when the other side uses a point.
+def decimal_comma_equal(gold: str, pred: str) -> bool:
+    """An answer `1,22` for a ground truth `1.22`: the answer's comma read as a decimal separator.
 
-    Only for a comma that cannot be a thousands separator (`1,22`, `0,111`, `1000,99`).
+    Only for a comma that cannot be a thousands separator (`1,22`, `0,111`, `1000,99`), and only
+    that way round: a ground truth `1,2` is a listing of 1 and 2, which `1.2` does not answer.
     """
-    for comma, point in ((a, b), (b, a)):
+    for comma, point in ((pred, gold),):
         if (
             _DECIMAL_COMMA_RE.match(comma)
             and not _THOUSANDS_RE.match(comma)

@@ -15,32 +15,183 @@ from dataclasses import dataclass
 
 # words that change a value, negate it, or offer another: never a unit, never filler
 QUALIFIERS = frozenset(
-    """
-    not no nor never none neither either but if unless when whenever except otherwise else
-    versus vs maybe perhaps possibly probably likely unlikely might could would should approximately
-    approx about around roughly nearly almost circa over under above below beyond between within
-    less more fewer greater larger smaller bigger higher lower least most than until
-    plus minus times per thousand thousands million millions billion billions
-    hundred hundreds dozen dozens half quarter squared cubed zero unknown undefined undetermined
-    indeterminate cannot isnt wrong incorrect impossible something anything some any every
-    many few several
-    """.split()
+    [
+        "not",
+        "no",
+        "nor",
+        "never",
+        "none",
+        "neither",
+        "either",
+        "but",
+        "if",
+        "unless",
+        "when",
+        "whenever",
+        "except",
+        "otherwise",
+        "else",
+        "versus",
+        "vs",
+        "maybe",
+        "perhaps",
+        "possibly",
+        "probably",
+        "likely",
+        "unlikely",
+        "might",
+        "could",
+        "would",
+        "should",
+        "approximately",
+        "approx",
+        "about",
+        "around",
+        "roughly",
+        "nearly",
+        "almost",
+        "circa",
+        "over",
+        "under",
+        "above",
+        "below",
+        "beyond",
+        "between",
+        "within",
+        "less",
+        "more",
+        "fewer",
+        "greater",
+        "larger",
+        "smaller",
+        "bigger",
+        "higher",
+        "lower",
+        "least",
+        "most",
+        "than",
+        "until",
+        "plus",
+        "minus",
+        "times",
+        "per",
+        "thousand",
+        "thousands",
+        "million",
+        "millions",
+        "billion",
+        "billions",
+        "hundred",
+        "hundreds",
+        "dozen",
+        "dozens",
+        "half",
+        "quarter",
+        "squared",
+        "cubed",
+        "zero",
+        "unknown",
+        "undefined",
+        "undetermined",
+        "indeterminate",
+        "cannot",
+        "isnt",
+        "wrong",
+        "incorrect",
+        "impossible",
+        "something",
+        "anything",
+        "some",
+        "any",
+        "every",
+        "many",
+        "few",
+        "several",
+    ]
 )
 # unit words (and their singular forms): a number followed by one of these is a value with a unit
 _UNIT_WORDS = frozenset(
-    """
-    mm cm km m meter metre centimeter centimetre kilometer kilometre millimeter millimetre inch
-    in feet foot ft yard yd mile mi unit sq square cubic degree deg radian rad dollar cent euro
-    second sec s minute min hour hr h day week month year kg g gram kilogram mg lb pound ounce
-    oz liter litre l ml mph kph km/h m/s cm/s gallon quart pint ton watt volt ohm calorie
-    """.split()
+    [
+        "mm",
+        "cm",
+        "km",
+        "m",
+        "meter",
+        "metre",
+        "centimeter",
+        "centimetre",
+        "kilometer",
+        "kilometre",
+        "millimeter",
+        "millimetre",
+        "inch",
+        "in",
+        "feet",
+        "foot",
+        "ft",
+        "yard",
+        "yd",
+        "mile",
+        "mi",
+        "unit",
+        "sq",
+        "square",
+        "cubic",
+        "degree",
+        "deg",
+        "radian",
+        "rad",
+        "dollar",
+        "cent",
+        "euro",
+        "second",
+        "sec",
+        "s",
+        "minute",
+        "min",
+        "hour",
+        "hr",
+        "h",
+        "day",
+        "week",
+        "month",
+        "year",
+        "kg",
+        "g",
+        "gram",
+        "kilogram",
+        "mg",
+        "lb",
+        "pound",
+        "ounce",
+        "oz",
+        "liter",
+        "litre",
+        "l",
+        "ml",
+        "mph",
+        "kph",
+        "km/h",
+        "m/s",
+        "cm/s",
+        "gallon",
+        "quart",
+        "pint",
+        "ton",
+        "watt",
+        "volt",
+        "ohm",
+        "calorie",
+    ]
 )
 _SQUARE_WORDS = frozenset(["square", "sq", "cubic"])
 # letter runs that are LaTeX-free names a reader knows (functions written without a backslash)
 _NUMBER_VALUE_RE = re.compile(
     r"[+-]?(?:\d[\d,]*(?:\.\d+)?|\.\d+|\\frac\{\d+\}\{\d+\}|\d*\\sqrt\{\d+\}|\d*\\pi)"
 )
-_TEXT_COMMAND_RE = re.compile(r"\\(?:text|mbox|textrm|mathrm|textnormal|operatorname)\s?\{([^{}]*)\}")
+_TEXT_COMMAND_RE = re.compile(
+    r"\\(?:text|mbox|textrm|mathrm|textnormal|operatorname)\s?\{([^{}]*)\}"
+)
 _UNIT_POWER_RE = re.compile(r"(?:\^\{?([23])\}?|([²³]))")
 _LETTER_RUN_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]+")
 _COMMAND_RE = re.compile(r"\\[A-Za-z]+")

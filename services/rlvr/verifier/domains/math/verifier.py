@@ -42,6 +42,7 @@ class MathVerifier:
             percent=settings.percent,
             min_rounded_digits=settings.min_rounded_digits,
             rel_tol=settings.rel_tol,
+            form_rules=settings.form_rules,
         )
         self.cache: BoundedLru[tuple[str, bool, str, bool], CachedOutcome] = BoundedLru(
             settings.cache_size
