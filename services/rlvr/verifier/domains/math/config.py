@@ -28,7 +28,8 @@ class MathSettings(BaseModel):
         gt=0,
         description=(
             "An item still waiting for a worker this long (plus twice its deadline) is an "
-            "`error` (overloaded), so a request never hangs."
+            "`error` (overloaded) if it never got a first attempt, and `timed_out` if its quick "
+            "attempt already ran out (a slow answer's cost is its own), so a request never hangs."
         ),
     )
     cache_size: int = Field(

@@ -313,6 +313,10 @@ def _unevaluated(latex: str) -> Any:
 
 
 def _parse_unevaluated(latex: str) -> Any:
+    if "\\infty" in latex and "," in latex:
+        # an interval with an irrational end built unevaluated recurses in `expand()` for
+        # seconds (`(-\\infty, -\\sqrt{2}]`): its pieces are read one by one instead
+        return None
     try:
         with sympy.evaluate(False):
             tree = to_sympy(latex)

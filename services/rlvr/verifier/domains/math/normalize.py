@@ -130,6 +130,7 @@ def normalize(answer: str) -> Normalized:
     if text.endswith("$") and text.count("$") == 1 and text[:-1].rstrip()[-1:].isdigit():
         text = text[:-1]  # `1,000.99$`: a price
     text = _WS_RE.sub(" ", text).strip()
+    text = _word_answer(text)
     refusal = _refusal(text)
     text, unit = _split_unit(text.rstrip(_TRAILING).strip())
     for _ in range(3):  # \text{\textbf{x}}: peel a few levels
@@ -146,6 +147,7 @@ def normalize(answer: str) -> Normalized:
         text = _AND_RE.sub(_joined, text)  # `12 and 13`, `x = 1 \text{ or } x = 2`: a list
     text = _swap_name_on_right(text)
     text, lhs, named_value, is_roots = _split_equation_lhs(text)
+    text = _set_forms(_plus_minus(text))
     text = _SHORT_FRAC_RE.sub(r"\\frac{\1}{\2}", text)
     text = _WS_RE.sub(" ", text).strip()
     text = text.rstrip(_TRAILING).strip()
@@ -163,6 +165,70 @@ def normalize(answer: str) -> Normalized:
         refusal=refusal,
         is_roots=is_roots,
     )
+
+
+# whole answers in words that name a set: read as that set (before the qualifier check, which
+# would refuse the "no" of "no solution")
+_WORD_SETS = {
+    "all real numbers": "(-\\infty, \\infty)",
+    "all reals": "(-\\infty, \\infty)",
+    "all real x": "(-\\infty, \\infty)",
+    "every real number": "(-\\infty, \\infty)",
+    "all real values": "(-\\infty, \\infty)",
+    "all x": "(-\\infty, \\infty)",
+    "\\mathbb{r}": "(-\\infty, \\infty)",
+    "\\mathbb r": "(-\\infty, \\infty)",
+    "no solution": "\\emptyset",
+    "no solutions": "\\emptyset",
+    "no real solution": "\\emptyset",
+    "no real solutions": "\\emptyset",
+    "no real roots": "\\emptyset",
+    "no real values": "\\emptyset",
+    "none": "\\emptyset",
+    "\\{\\}": "\\emptyset",
+    "\\emptyset": "\\emptyset",
+}
+_WORD_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|mathrm|textrm|mbox)\{([^{}]*)\}$")
+_SET_BUILDER_RE = re.compile(
+    r"^\\\{ ?([A-Za-z])(?: ?\\in ?\\mathbb\{?R\}?)? ?(?:\\mid|\||:|\\vert) ?([^{}]*?) ?\\\}$"
+)
+_NOT_EQUAL_RE = re.compile(r"^([A-Za-z]) ?(?:\\neq?|\\not ?=) ?([^=<>a-zA-Z,]+)$")
+_ABS_BOUND_RE = re.compile(r"^\|([A-Za-z])\| ?(<|\\le|\\leq|\\leqslant) ?([^=<>a-zA-Z,|]+)$")
+
+
+def _word_answer(text: str) -> str:
+    """`\\text{all real numbers}` -> `(-\\infty, \\infty)`; `\\text{no solution}`: empty."""
+    wrapped = _WORD_WRAPPER_RE.match(text)
+    inner = (wrapped.group(1) if wrapped else text).strip().rstrip(".").strip().lower()
+    return _WORD_SETS.get(inner, text)
+
+
+def _plus_minus(text: str) -> str:
+    """`\\pm 3` -> `3, -3`: the two values it names (only a leading `\\pm` of the whole answer)."""
+    if not text.startswith("\\pm") or text[3:4].isalpha():
+        return text
+    rest = text[3:].strip()
+    if not rest or any(c in rest for c in ",=<>") or "\\pm" in rest or "\\mp" in rest:
+        return text
+    negated = f"-({rest})" if re.search(r"(?<=.)[-+]", rest) else f"-{rest}"
+    return f"{rest}, {negated}"
+
+
+def _set_forms(text: str) -> str:
+    """Set-builder, `x \\neq c` and `|x| \\le c` as the sets they describe."""
+    builder = _SET_BUILDER_RE.match(text)
+    if builder is not None and builder.group(1) in builder.group(2):
+        return builder.group(2)  # `\\{x \\mid x > 3\\}`: the condition on x
+    not_equal = _NOT_EQUAL_RE.match(text)
+    if not_equal is not None:
+        value = not_equal.group(2).strip()
+        return f"(-\\infty, {value}) \\cup ({value}, \\infty)"
+    bound = _ABS_BOUND_RE.match(text)
+    if bound is not None:
+        variable, op, value = bound.group(1), bound.group(2), bound.group(3).strip()
+        op = "<" if op == "<" else "\\le"
+        return f"-{value} {op} {variable} {op} {value}"
+    return text
 
 
 def _refusal(text: str) -> str | None:

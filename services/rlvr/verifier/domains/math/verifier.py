@@ -4,7 +4,9 @@ The whole batch's extraction and fast decisions run on one thread off the event 
 that need SymPy go to the pool, first with a short budget (`quick_attempt_s`) so a pathological
 item cannot hold the workers while others wait, then with the rest of their deadline. An item's
 `elapsed_s` is the worker time it took (never more than its deadline); one that waits for a
-worker longer than `max_queue_wait_s` is an `error` (the verifier was overloaded).
+worker longer than `max_queue_wait_s` for its first attempt is an `error` (the verifier was
+overloaded); one that already ran out of its quick attempt and then waits that long for the rest
+of its deadline is `timed_out` (what an answer costs to check is the answer's).
 """
 
 from __future__ import annotations
@@ -90,11 +92,17 @@ class MathVerifier:
         job = judged.slow
         assert job is not None
         patience_s = self.settings.max_queue_wait_s + 2 * timeout_s
+        attempt = _Attempt()
         try:
             outcome, spent_s = await asyncio.wait_for(
-                self._grade_in_pool(job, timeout_s), patience_s
+                self._grade_in_pool(job, timeout_s, attempt), patience_s
             )
         except TimeoutError:
+            if attempt.quick_timed_out:
+                # it already used its quick attempt and was too slow: the wait for the rest of
+                # its deadline is its own cost, so it is `timed_out` (reward 0), not an error
+                self.cache.put(job.cache_key, TimedOut(timeout_s))
+                return _timed_out(item, judged.extracted, timeout_s, self.settings.quick_attempt_s)
             return _error(
                 item,
                 judged.extracted,
@@ -111,7 +119,9 @@ class MathVerifier:
             return _timed_out(item, judged.extracted, timeout_s, spent_s)
         return _error(item, judged.extracted, outcome.message, spent_s)
 
-    async def _grade_in_pool(self, job: SlowJob, timeout_s: float) -> tuple[Outcome, float]:
+    async def _grade_in_pool(
+        self, job: SlowJob, timeout_s: float, attempt: _Attempt
+    ) -> tuple[Outcome, float]:
         """The outcome and the seconds workers spent on it (queueing not included)."""
         args = (job, self.conventions)
         quick_s = self.settings.quick_attempt_s
@@ -119,6 +129,7 @@ class MathVerifier:
             outcome = await self.pool.run(grade_timed, args, quick_s)
             if outcome.kind != "timeout":
                 return _unwrap(outcome)
+            attempt.quick_timed_out = True
             # queued behind the quick attempts of the rest of the batch (pebble is FIFO)
             outcome = await self.pool.run(grade_timed, args, timeout_s - quick_s)
             if outcome.kind == "timeout":
@@ -142,6 +153,15 @@ class MathVerifier:
         )
         ok = bool(stats["active"])
         return DomainHealth(ok=ok, detail="" if ok else "math worker pool is down", stats=stats)
+
+
+class _Attempt:
+    """What an item's grading got to: whether its quick attempt ran and ran out of time."""
+
+    __slots__ = ("quick_timed_out",)
+
+    def __init__(self) -> None:
+        self.quick_timed_out = False
 
 
 def _unwrap(outcome: Outcome) -> tuple[Outcome, float]:
