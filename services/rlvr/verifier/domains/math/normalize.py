@@ -184,7 +184,6 @@ _WORD_SETS = {
     "no real solutions": "\\emptyset",
     "no real roots": "\\emptyset",
     "no real values": "\\emptyset",
-    "none": "\\emptyset",
     "\\{\\}": "\\emptyset",
     "\\emptyset": "\\emptyset",
 }
