@@ -36,7 +36,8 @@ _POSTFIX_MARKER_RE = re.compile(
     re.IGNORECASE,
 )
 _DELIM_RE = re.compile(r"\$\$|\\\[|\\\]|\\\(|\\\)|(?<!\\)\$")
-_PROSE_RE = re.compile(r"[A-Za-z]{2,}[.,;:!?]?\s+[A-Za-z]{2,}")
+# a word starts only after a non-letter: each run is scanned once (linear, not quadratic)
+_PROSE_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}[.,;:!?]?\s+[A-Za-z]{2,}")
 _NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:/\d+)?|-?\.\d+")
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)|\n")
 _TEMPLATE_TOKEN_RE = re.compile(

@@ -37,6 +37,7 @@ from rlvr.verifier.domains.math.numbers import (
     Number,
     parse_number,
     rounds_to,
+    shows_period,
 )
 from rlvr.verifier.domains.math.readable import unreadable
 from rlvr.verifier.domains.math.unevaluated import (
@@ -51,7 +52,7 @@ _NORMALIZATION = NormalizationConfig(basic_latex=True, units=False, nits=False, 
 _PRECISION_DIGITS = 80
 _MAX_FULL_PARSE_CHARS = 400
 _COMMANDS_RE = re.compile(r"\\[A-Za-z]+")
-_PROSE_RE = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}")
+_PROSE_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]{3,}\s+[A-Za-z]{3,}")  # linear: one try per word
 _DECIMAL_LITERAL_RE = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
 # an identity test needs this many points where both sides have a finite value; an expression
 # undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) equals nothing
@@ -195,6 +196,10 @@ def _compare(gold: Any, pred: Any, ctx: Grading) -> Verdict:
         job.gold_decimal is not None
         and not job.gold_pct
         and _rounds(pred, job.gold_decimal, ctx.conv, GOLD_ROUNDED_DIGITS)
+        and not (
+            isinstance(pred, sympy.Rational)
+            and not shows_period(Fraction(int(pred.p), int(pred.q)), job.gold_decimal.decimals or 0)
+        )
     ):
         return Verdict(True, f"{shown_gold} is {shown_pred} rounded", shown_gold, shown_pred)
     return Verdict(False, f"parsed {shown_pred}, expected {shown_gold}", shown_gold, shown_pred)

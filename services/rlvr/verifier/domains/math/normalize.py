@@ -32,7 +32,11 @@ _DOUBLED_COMMAND_RE = re.compile(
 )
 _EMPTY_SET_RE = re.compile(r"\\varnothing(?![A-Za-z])|^\\\{\s*\\\}$")
 _NEG_SPACE_RE = re.compile(r"\\!\s*")
-_AND_RE = re.compile(r" ?,? ?(?:\\text\{ ?(and|or) ?\}|\b(and|or)\b) ?")
+# `and`/`or` between parts, found from a literal or a word boundary (fast), then the commas and
+# spaces around it folded into one `, `
+_TEXT_JOINER_RE = re.compile(r"\\text\{ ?(and|or) ?\}")
+_AND_RE = re.compile(r"\b(?:and|or)\b")
+_COMMA_RUN_RE = re.compile(r" ?,(?: ?,)* ?")
 _SIZING_RE = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?:[lr])?(?![A-Za-z])\.?")
 _STYLE_RE = re.compile(r"\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits)(?![A-Za-z])")
 _FRAC_RE = re.compile(r"\\[dtc]frac(?![A-Za-z])")
@@ -112,9 +116,11 @@ def normalize(answer: str) -> Normalized:
     text = _UNICODE_RE.sub(lambda m: _UNICODE[m.group()], text)
     text = peel_braces(strip_math_delimiters(text))
     text = _NEG_SPACE_RE.sub("", text)
-    text = _THIN_THOUSANDS_RE.sub("", text)
+    if "\\," in text or "\u2009" in text or "\u202f" in text:
+        text = _THIN_THOUSANDS_RE.sub("", text)
     # spacing commands become spaces: collapse again, or `1~~~...~2` is a run of 500 blanks
-    text = _WS_RE.sub(" ", _SPACING_RE.sub(" ", text))
+    if "\\" in text or "~" in text:
+        text = _WS_RE.sub(" ", _SPACING_RE.sub(" ", text))
     text = _SIZING_RE.sub("", text)
     text = _STYLE_RE.sub("", text)
     text = _FRAC_RE.sub(r"\\frac", text)
@@ -136,15 +142,20 @@ def normalize(answer: str) -> Normalized:
     for _ in range(3):  # \text{\textbf{x}}: peel a few levels
         text = _WRAPPERS_RE.sub(r"\1", text)
     text = _WS_RE.sub(" ", text).rstrip(_TRAILING).strip()
-    is_percent = bool(_PERCENT_RE.search(text))
+    is_percent = ("%" in text or "p" in text) and bool(_PERCENT_RE.search(text))
     if is_percent:
         text = _PERCENT_RE.sub("", text)
     if unit is None:
         text, unit = _split_unit(text)
-    text, and_refusal = _intersect_inequalities(text)
+    text, and_refusal = (
+        _intersect_inequalities(text) if "and" in text or "\\" in text else (text, None)
+    )
     refusal = refusal or and_refusal
-    if re.search(r"[\d=]", text):
-        text = _AND_RE.sub(_joined, text)  # `12 and 13`, `x = 1 \text{ or } x = 2`: a list
+    if ("and" in text or "or" in text) and re.search(r"[\d=]", text):
+        text = _TEXT_JOINER_RE.sub(r" \1 ", text) if "\\text" in text else text
+        text = _COMMA_RUN_RE.sub(
+            ", ", _AND_RE.sub(",", text)
+        )  # `12 and 13`, `x = 1 \text{ or } x = 2`: a list
     text = _swap_name_on_right(text)
     text, lhs, named_value, is_roots = _split_equation_lhs(text)
     text = _set_forms(_plus_minus(text))
@@ -290,12 +301,6 @@ def _bound_of(part: str) -> tuple[str, str, str, str] | None:
     if op in ("<", "\\le"):
         return variable, "low", op, value.strip()
     return variable, "high", "<" if op == ">" else "\\le", value.strip()
-
-
-def _joined(match: re.Match[str]) -> str:
-    """`and`/`or` between parts: a listing separator (an `and` of two inequalities is read by
-    `_intersect_inequalities` before this, as the intersection it is)."""
-    return ", "
 
 
 def _semicolons(text: str) -> str:

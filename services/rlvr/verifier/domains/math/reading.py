@@ -187,7 +187,7 @@ _UNIT_WORDS = frozenset(
 _SQUARE_WORDS = frozenset(["square", "sq", "cubic"])
 # letter runs that are LaTeX-free names a reader knows (functions written without a backslash)
 _NUMBER_VALUE_RE = re.compile(
-    r"[+-]?(?:\d[\d,]*(?:\.\d+)?|\.\d+|\\frac\{\d+\}\{\d+\}|\d*\\sqrt\{\d+\}|\d*\\pi)"
+    r"[+-]?(?:\d{0,12}\\sqrt\{\d+\}|\d{0,12} ?\\pi|\\frac\{\d+\}\{\d+\}|\d[\d,]*(?:\.\d+)?|\.\d+)"
 )
 _TEXT_COMMAND_RE = re.compile(
     r"\\(?:text|mbox|textrm|mathrm|textnormal|operatorname)\s?\{([^{}]*)\}"

@@ -1,0 +1,43 @@
+"""Issue 27's tables, judged by the real pipeline in-process: every probe fails, every natural
+answer passes (the issue allows 2 % refused; this table holds the line at 0)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rlvr.verifier.domains.math.adversarial_cases import ADVERSARIAL, FAMILIES
+from tests.rlvr.verifier.domains.math.natural_cases import NATURAL
+from tests.rlvr.verifier.domains.math.test_cases import judge_in_process
+
+
+def test_every_family_of_the_issue_has_probes() -> None:
+    assert len(FAMILIES) >= 13
+    assert all(len(rows) >= 5 for rows in FAMILIES.values())
+
+
+@pytest.mark.parametrize(
+    ("family", "response", "answer"),
+    ADVERSARIAL,
+    ids=[f"{family}-{i}" for i, (family, _, _) in enumerate(ADVERSARIAL)],
+)
+def test_adversarial_probe_fails(family: str, response: str, answer: str) -> None:
+    is_equal, detail = judge_in_process(response, answer)
+    assert is_equal is False, f"false positive ({family}): {detail}"
+    assert detail
+
+
+@pytest.mark.parametrize(
+    ("kind", "response", "answer"),
+    NATURAL,
+    ids=[f"{kind}-{i}" for i, (kind, _, _) in enumerate(NATURAL)],
+)
+def test_natural_correct_answer_passes(kind: str, response: str, answer: str) -> None:
+    is_equal, detail = judge_in_process(response, answer)
+    assert is_equal is True, f"refused ({kind}): {detail}"
+
+
+def test_natural_set_spans_the_answer_types() -> None:
+    kinds = {kind for kind, _, _ in NATURAL}
+    assert len(NATURAL) >= 100
+    assert {"integer", "fraction", "radical", "expression", "named", "unit", "set"} <= kinds
+    assert {"interval", "tuple", "matrix", "choice", "text", "time"} <= kinds
