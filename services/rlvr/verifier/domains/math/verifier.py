@@ -72,7 +72,10 @@ class MathVerifier:
             elif isinstance(cached, TimedOut) and cached.timeout_s >= timeout_s:
                 results[index] = _timed_out(item, verdict.extracted, timeout_s, 0.0)
             else:
-                slow.append((index, self._slow(item, verdict, timeout_s, started)))
+                # the quick attempts of this batch's own slow items ahead of this one are its
+                # batch's cost, not an overload: they extend the time it may wait for a worker
+                ahead_s = (len(slow) // self.settings.workers + 1) * self.settings.quick_attempt_s
+                slow.append((index, self._slow(item, verdict, timeout_s, started, ahead_s)))
         self.fast_items += len(items) - len(slow)
         self.slow_items += len(slow)
         if slow:
@@ -87,11 +90,16 @@ class MathVerifier:
         return [judge(item.response, item.answer, self.conventions, fallback) for item in items]
 
     async def _slow(
-        self, item: MathItem, judged: Judged, timeout_s: float, batch_started: float
+        self,
+        item: MathItem,
+        judged: Judged,
+        timeout_s: float,
+        batch_started: float,
+        ahead_s: float = 0.0,
     ) -> MathResult:
         job = judged.slow
         assert job is not None
-        patience_s = self.settings.max_queue_wait_s + 2 * timeout_s
+        patience_s = self.settings.max_queue_wait_s + 2 * timeout_s + ahead_s
         attempt = _Attempt()
         try:
             outcome, spent_s = await asyncio.wait_for(

@@ -185,3 +185,21 @@ async def test_grader_exception_is_an_error_verdict() -> None:
         assert outcome.kind == "error" and "ValueError" in outcome.message
     finally:
         pool.close()
+
+
+async def test_slow_wrong_answers_past_their_quick_attempt_are_timed_out_not_errors() -> None:
+    """Issue 27: a batch of distinct slow wrong answers left items waiting past the queue
+    patience, and they came back as `error` (dropped from training). An item whose quick
+    attempt already ran out has shown its cost; waiting for the rest is its own: `timed_out`."""
+    settings = MathSettings(
+        workers=1, default_timeout_s=0.6, quick_attempt_s=0.2, max_queue_wait_s=0.1
+    )
+    slow = [item(f"\\boxed{{(x+y+z+w+c)^{{{60 + k}}}}}", "x") for k in range(6)]
+    honest = item("\\boxed{(1+x)^2}", "(x+1)^2")
+    async with open_math_verifier(settings) as opened:
+        results = await opened.verify_batch([*slow, honest])
+    statuses = [r.status for r in results[:-1]]
+    assert Status.error not in statuses, [r.detail for r in results]
+    assert all(s in (Status.timed_out, Status.failed) for s in statuses)
+    assert all(r.reward == 0.0 for r in results[:-1])
+    assert results[-1].status is Status.passed, results[-1].detail
