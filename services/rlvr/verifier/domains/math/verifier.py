@@ -87,7 +87,10 @@ class MathVerifier:
 
     def _judge_all(self, items: Sequence[MathItem]) -> list[Judged]:
         fallback = self.settings.fallback
-        return [judge(item.response, item.answer, self.conventions, fallback) for item in items]
+        return [
+            judge(item.response, item.answer, self.conventions, fallback, item.problem)
+            for item in items
+        ]
 
     async def _slow(
         self,

@@ -155,9 +155,7 @@ FORMS_OPERATIONS = [
     (_box("\\{1,2\\}\\cup\\{3\\}"), "\\{1,2,3\\}"),
     (_box("\\{1,2,3\\}\\setminus\\{1\\}"), "\\{2,3\\}"),
     (
-        _box(
-            "\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}"
-        ),
+        _box("\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}"),
         "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
     ),
     (
@@ -206,3 +204,19 @@ FAMILIES = {
     "kind_confusion": KIND_CONFUSION,
 }
 ADVERSARIAL = [(family, r, a) for family, rows in FAMILIES.items() for r, a in rows]
+
+# (problem, response, ground truth): the answer restates an expression of the problem
+RESTATEMENTS = [
+    ("Simplify $\\frac{6x}{3}$.", _box("\\frac{6x}{3}"), "2x"),
+    ("Simplify $\\frac{x^2 y}{x}$ for $x \\neq 0$.", _box("\\frac{x^2 y}{x}"), "xy"),
+    ("Write $3x + 2x$ as a single term.", _box("3x+2x"), "5x"),
+    ("Solve $2x = 10$ for $x$.", _box("2x"), "5"),
+    ("Find $f(3)$ where $f(x) = x^2 + 1$.", _box("x^2 + 1"), "10"),
+    ("Rewrite $\\sqrt{x^2}$ without a radical.", _box("\\sqrt{x^2}"), "|x|"),
+]
+# (problem, response, ground truth): correct answers that happen to appear in the problem
+NOT_RESTATEMENTS = [
+    ("Is $7$ the largest prime below $10$? Give the largest prime below $10$.", _box("7"), "7"),
+    ("Factor $x^2 - 1$ and write it as $(x-1)(x+1)$.", _box("(x-1)(x+1)"), "(x-1)(x+1)"),
+    ("What is $\\frac{1}{2}$ of $\\frac{1}{2}$?", _box("\\frac{1}{4}"), "\\frac14"),
+]

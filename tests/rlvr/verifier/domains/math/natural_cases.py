@@ -135,7 +135,11 @@ SETS_INTERVALS = [
     ("interval", _math("0 < x < 5"), "(0, 5)"),
     ("interval", _math("[-2, 2]"), "[-2,2]"),
     ("interval", _math("x \\ge 3"), "[3, \\infty)"),
-    ("interval", _math("(-\\infty, -\\sqrt{2}) \\cup (\\sqrt{2}, \\infty)"), "(-\\infty,-\\sqrt2)\\cup(\\sqrt2,+\\infty)"),
+    (
+        "interval",
+        _math("(-\\infty, -\\sqrt{2}) \\cup (\\sqrt{2}, \\infty)"),
+        "(-\\infty,-\\sqrt2)\\cup(\\sqrt2,+\\infty)",
+    ),
     ("interval", _math("(-\\infty, -\\sqrt{2}]"), "(-\\infty,-\\sqrt2]"),
     ("interval", _math("x < -1 \\text{ or } x > 1"), "(-\\infty,-1)\\cup(1,\\infty)"),
 ]
