@@ -63,9 +63,9 @@ _MAX_POINT_TRIES = 18
 # (`\\min(x, 100)`, `x + \\lfloor x^2/200 \\rfloor` differ from `x` only far from 0)
 _POINTS = random.Random(int.from_bytes(os.urandom(8), "big"))
 _SCALES = (1, -1, 1000, -1000, 10**7, -(10**7))
-# evalf at this many digits returns a Float with fewer bits than this when it could not tell a
+# evalf returns a Float with fewer bits of precision than this when it could not tell a
 # difference from zero (`log(8) - 3 log(2)` -> `0.e-250`): no difference SymPy can resolve
-_RESOLVED_BITS = 10
+_RESOLVED_BITS = 128  # 80 digits are 266 bits; a resolved difference keeps most of them
 # an unevaluated integral, sum, product, limit or derivative can only come from these spellings
 _CALCULUS_RE = re.compile(
     r"\\(?:i*int|oint|sum|prod|lim|partial)(?![A-Za-z])|\\frac\s*\{\s*(?:\\mathrm\{)?d\b"

@@ -202,7 +202,7 @@ _WORD_WRAPPER_RE = re.compile(r"^\\(?:text|textbf|mathrm|textrm|mbox)\{([^{}]*)\
 _SET_BUILDER_RE = re.compile(
     r"^\\\{ ?([A-Za-z])(?: ?\\in ?\\mathbb\{?R\}?)? ?(?:\\mid|\||:|\\vert) ?([^{}]*?) ?\\\}$"
 )
-_NOT_EQUAL_RE = re.compile(r"^([A-Za-z]) ?(?:\\neq?|\\not ?=) ?([^=<>a-zA-Z,]+)$")
+_NOT_EQUAL_RE = re.compile(r"^([A-Za-z]) ?(?:\\neq?|\\not ?=|!=) ?([^=<>a-zA-Z,!]+)$")
 _ABS_BOUND_RE = re.compile(r"^\|([A-Za-z])\| ?(<|\\le|\\leq|\\leqslant) ?([^=<>a-zA-Z,|]+)$")
 
 
@@ -349,6 +349,8 @@ def _split_equation_lhs(text: str) -> tuple[str, str | None, str | None, bool]:
     if _LETTER_RE.search(_COMMAND_RE.sub("", value)):
         # `y = 2x + 3` is an equation: SymPy compares it as one
         return text, None, value if not middle else None, False
+    if len(top_level_parts(value)) > 1 and not middle and _NAME_RE.fullmatch(lhs):
+        return value, None, None, True  # `x = 1, 2`: the values of one unknown (its roots)
     return value, lhs, None, False
 
 

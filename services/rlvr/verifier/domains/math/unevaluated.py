@@ -155,6 +155,8 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
                 found.add("an unsimplified radical")
         elif exponent != -1:
             found.add("power")
+            if isinstance(base, sympy.Pow) and base.args[1] not in (-1, sympy.S.Half):
+                found.add("a power of a power")  # `(2^{50})^2` for `2^{100}`
         if (exponent.is_negative or exponent == -1) and _has_root(base):
             found.add("a radical in a denominator")
     elif isinstance(node, sympy.Function | sympy.Max | sympy.Min):
@@ -185,7 +187,12 @@ def _has_root(node: Any) -> bool:
 # the form rules that hold for every ground truth, values or expressions: an answer may not
 # use one of these when the ground truth does not
 FORM_RULES_FOR_EXPRESSIONS = frozenset(
-    ["an unsimplified radical", "a radical in a denominator", "a product of powers or roots"]
+    [
+        "an unsimplified radical",
+        "a radical in a denominator",
+        "a product of powers or roots",
+        "a power of a power",
+    ]
 )
 
 
@@ -200,10 +207,49 @@ def expression_form_reason(gold_tree: Any, pred_tree: Any) -> str | None:
     expanded_gold = isinstance(gold_tree, sympy.Add) and not _has_product_of_sums(gold_tree)
     if expanded_gold and _has_product_of_sums(pred_tree):
         return "a product of sums where the ground truth is expanded: expand it"
-    extra = (forms(pred_tree) - forms(gold_tree)) & FORM_RULES_FOR_EXPRESSIONS
+    pred_forms, gold_forms = forms(pred_tree), forms(gold_tree)
+    # `\\min(x, 100)`, `x + \\lfloor x^2/200 \\rfloor`: a piecewise function the ground truth is
+    # free of can agree with it wherever a sampler looks and differ elsewhere; and a ground truth
+    # free of functions is not answered by functions (`e^{\\ln x}` for x), while one with
+    # functions may be answered by others (`\\sec^2 y` for `\\tan^2 y + 1`)
+    gold_has_functions = any(_is_function(f) for f in gold_forms)
+    piecewise = {
+        f
+        for f in pred_forms - gold_forms
+        if f in PIECEWISE_FORMS or (_is_function(f) and not gold_has_functions)
+    }
+    if "root" in gold_forms:
+        piecewise.discard("Abs")  # `|x|` for `\\sqrt{x^2}`: an even root is an absolute value
+    if piecewise:
+        return f"uses {', '.join(sorted(piecewise))}, which the ground truth does not"
+    if _free_symbols([pred_tree]) - _free_symbols([gold_tree]):
+        return "an unknown the ground truth does not have"
+    if _has_denominator_with_unknowns(pred_tree) and not _has_denominator_with_unknowns(gold_tree):
+        return "a fraction left to simplify (the ground truth has no denominator with unknowns)"
+    extra = (pred_forms - gold_forms) & FORM_RULES_FOR_EXPRESSIONS
     if extra:
         return f"not in the ground truth's form (uses {', '.join(sorted(extra))})"
     return None
+
+
+# functions whose value is piecewise: never sampled into equality unless the ground truth has one
+PIECEWISE_FORMS = frozenset(["Min", "Max", "floor", "ceiling", "frac", "sign", "Abs", "Mod"])
+
+
+def _is_function(form: str) -> bool:
+    """Whether a form is a SymPy function's name (`sin`, `exp`, `log`), as `_walk` records."""
+    return isinstance(getattr(sympy, form, None), sympy.FunctionClass)
+
+
+def _has_denominator_with_unknowns(tree: Any) -> bool:
+    if not isinstance(tree, sympy.Basic):
+        return False
+    return any(
+        isinstance(sub, sympy.Pow)
+        and (sub.args[1].is_negative or sub.args[1] == -1)
+        and bool(_free_symbols([sub.args[0]]))
+        for sub in sympy.preorder_traversal(tree)
+    )
 
 
 def _sum_with_unknowns(node: Any) -> bool:
@@ -211,13 +257,22 @@ def _sum_with_unknowns(node: Any) -> bool:
 
 
 def _factored(tree: Any) -> bool:
-    """A product (or power) with a sum of unknowns as a factor: `(x+2)(x+3)`, `2(x-1)^2`."""
+    """A product of sums of unknowns (`(x+2)(x+3)`, `x(x+1)`) or a power of one (`(x-1)^2`).
+
+    A single sum scaled by a constant (`2(x+1)`, `\\frac{x+2}{7}`) is not factored: its
+    expansion (`2x+2`, `\\frac{x}{7}+\\frac{2}{7}`) is as simple a form of it.
+    """
     if isinstance(tree, sympy.Pow):
-        return _sum_with_unknowns(tree.args[0]) and tree.args[1] != -1
+        exponent = tree.args[1]
+        return _sum_with_unknowns(tree.args[0]) and bool(exponent.is_Integer and exponent > 1)
     if isinstance(tree, sympy.Mul):
-        return any(
+        with_unknowns = [arg for arg in tree.args if _free_symbols([arg])]
+        has_sum = any(
             _sum_with_unknowns(arg) or (isinstance(arg, sympy.Pow) and _factored(arg))
-            for arg in tree.args
+            for arg in with_unknowns
+        )
+        return has_sum and (
+            len(with_unknowns) >= 2 or any(isinstance(a, sympy.Pow) for a in with_unknowns)
         )
     return False
 

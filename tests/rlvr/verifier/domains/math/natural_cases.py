@@ -81,6 +81,11 @@ EXPRESSIONS = [
     ("expression", _math("a^2 - b^2"), "a^2-b^2"),
     ("expression", _math("\\frac{1}{2}at^2"), "\\frac{a t^2}{2}"),
     ("expression", _math("\\sin^2 x"), "\\sin^2 x"),
+    ("expression", _math("\\sec^2 y"), "\\tan^2 y + 1"),
+    ("expression", _math("\\frac{x}{7}+\\frac{2}{7}"), "\\frac{x+2}{7}"),
+    ("expression", _math("2x+2"), "2(x+1)"),
+    ("expression", _math("|x|"), "\\sqrt{x^2}"),
+    ("expression", _math("4^{50}"), "2^{100}"),
 ]
 
 NAMED_VALUES = [
@@ -129,6 +134,8 @@ SETS_INTERVALS = [
     ("set", _math("\\mathbb{R}"), "(-\\infty,\\infty)"),
     ("set", _math("\\{x \\mid x > 3\\}"), "(3, \\infty)"),
     ("set", _math("x \\neq 3"), "(-\\infty, 3) \\cup (3, \\infty)"),
+    ("set", "The solution is $x != 5$", "x \\neq 5"),
+    ("set", _math("x = 1, 2"), "\\{1, 2\\}"),
     ("set", _math("\\mathbb{R} \\setminus \\{2\\}"), "(-\\infty, 2) \\cup (2, \\infty)"),
     ("interval", _math("|x| \\le 2"), "[-2, 2]"),
     ("interval", _math("x > 0 \\text{ and } x < 5"), "(0, 5)"),
