@@ -1,5 +1,4 @@
-"""Equality of two exact SymPy values that a policy cannot game: exact differences, unpredictable
-sampling points.
+"""Equality of exact SymPy values that a policy cannot game: exact differences, random points.
 
 Exact values compare by their difference at 80 digits (SymPy raises its working precision to
 resolve cancellation), so `\\pi + 10^{-45}` is not `\\pi`; a difference SymPy cannot tell from

@@ -1,5 +1,8 @@
-"""LaTeX to SymPy for grading: our fast parser, else latex2sympy2 behind a whitelist, evaluated or
-as written (evaluation off, for the form rules). Runs inside a killable worker.
+"""LaTeX to SymPy for grading, evaluated or as written (evaluation off, for the form rules).
+
+Our fast parser (`latex_fast.py`) first, else latex2sympy2-extended itself behind a whitelist of
+what it reads faithfully (`readable.py`: an unknown token fails the parse, never vanishes).
+Runs inside a killable worker.
 """
 
 from __future__ import annotations
