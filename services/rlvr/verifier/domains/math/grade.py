@@ -37,6 +37,7 @@ from rlvr.verifier.domains.math.numbers import (
     shows_period,
 )
 from rlvr.verifier.domains.math.parsing import (
+    fast_unevaluated_gold,
     parse_unevaluated,
     reevaluated,
     to_sympy,
@@ -113,7 +114,7 @@ def grade(job: SlowJob, conv: Conventions) -> Verdict:
             if refusal is not None:
                 return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
         if pred_tree is not None and not value and ctx.conv.form_rules:
-            refusal = expression_form_reason(unevaluated_gold(gold_latex), pred_tree)
+            refusal = expression_form_reason(fast_unevaluated_gold(gold_latex), pred_tree)
             if refusal is not None:
                 return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
         if pred_tree is not None:

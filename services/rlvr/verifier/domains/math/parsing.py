@@ -182,3 +182,18 @@ def _clean(expr: Any) -> Any:
         ):
             expr = replaced
     return expr
+
+
+@functools.lru_cache(maxsize=4096)
+def fast_unevaluated_gold(latex: str) -> Any:
+    """The ground truth as written, by our fast parser only (None where it needs the full one).
+
+    The expression form rules (factored, expanded, radicals) concern what the fast parser reads;
+    a ground truth it cannot read is not worth an ANTLR parse for them: most are sets, intervals
+    or relations, which those rules leave alone.
+    """
+    try:
+        with sympy.evaluate(False):
+            return _clean(parse_answer(latex))
+    except Exception:  # outside the fast parser's subset, or not buildable as written
+        return None
