@@ -113,8 +113,10 @@ def grade(job: SlowJob, conv: Conventions) -> Verdict:
             )
             if refusal is not None:
                 return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
-        if pred_tree is not None and not value and ctx.conv.form_rules:
-            refusal = expression_form_reason(fast_unevaluated_gold(gold_latex), pred_tree)
+        if pred_tree is not None and not value:
+            refusal = expression_form_reason(
+                fast_unevaluated_gold(gold_latex), pred_tree, ctx.conv.form_rules
+            )
             if refusal is not None:
                 return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
         if pred_tree is not None:

@@ -196,17 +196,17 @@ FORM_RULES_FOR_EXPRESSIONS = frozenset(
 )
 
 
-def expression_form_reason(gold_tree: Any, pred_tree: Any) -> str | None:
-    """Why an answer with unknowns is not in the ground truth's form, or None: expanded against
-    a factored ground truth (`x^2+5x+6` for `(x+2)(x+3)`), a product of sums against an expanded
-    one (the reverse), or one of `FORM_RULES_FOR_EXPRESSIONS` the ground truth is free of."""
+def expression_form_reason(gold_tree: Any, pred_tree: Any, form_rules: bool = True) -> str | None:
+    """Why an answer with unknowns cannot answer the ground truth as written, or None.
+
+    Always: a piecewise function, or a function against a function-free ground truth, or an
+    unknown the ground truth lacks (equality a sampler cannot be trusted with). With
+    `form_rules` (the default): expanded against a factored ground truth (`x^2+5x+6` for
+    `(x+2)(x+3)`), a product of sums against an expanded one, a denominator with unknowns the
+    ground truth lacks, or one of `FORM_RULES_FOR_EXPRESSIONS` the ground truth is free of.
+    """
     if gold_tree is None or pred_tree is None:
         return None
-    if _factored(gold_tree) and isinstance(pred_tree, sympy.Add):
-        return "an expanded expression where the ground truth is factored: factor it"
-    expanded_gold = isinstance(gold_tree, sympy.Add) and not _has_product_of_sums(gold_tree)
-    if expanded_gold and _has_product_of_sums(pred_tree):
-        return "a product of sums where the ground truth is expanded: expand it"
     pred_forms, gold_forms = forms(pred_tree), forms(gold_tree)
     # `\\min(x, 100)`, `x + \\lfloor x^2/200 \\rfloor`: a piecewise function the ground truth is
     # free of can agree with it wherever a sampler looks and differ elsewhere; and a ground truth
@@ -224,6 +224,13 @@ def expression_form_reason(gold_tree: Any, pred_tree: Any) -> str | None:
         return f"uses {', '.join(sorted(piecewise))}, which the ground truth does not"
     if _free_symbols([pred_tree]) - _free_symbols([gold_tree]):
         return "an unknown the ground truth does not have"
+    if not form_rules:
+        return None  # the rules above are about equality; those below about form (a setting)
+    if _factored(gold_tree) and isinstance(pred_tree, sympy.Add):
+        return "an expanded expression where the ground truth is factored: factor it"
+    expanded_gold = isinstance(gold_tree, sympy.Add) and not _has_product_of_sums(gold_tree)
+    if expanded_gold and _has_product_of_sums(pred_tree):
+        return "a product of sums where the ground truth is expanded: expand it"
     if _has_denominator_with_unknowns(pred_tree) and not _has_denominator_with_unknowns(gold_tree):
         return "a fraction left to simplify (the ground truth has no denominator with unknowns)"
     extra = (pred_forms - gold_forms) & FORM_RULES_FOR_EXPRESSIONS

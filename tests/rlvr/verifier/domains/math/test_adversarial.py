@@ -7,6 +7,7 @@ import pytest
 
 from rlvr.verifier.domains.math.grade import grade
 from rlvr.verifier.domains.math.judge import judge
+from rlvr.verifier.domains.math.verdict import Conventions
 from tests.rlvr.verifier.domains.math.adversarial_cases import (
     ADVERSARIAL,
     FAMILIES,
@@ -72,3 +73,21 @@ def test_answer_found_in_the_problem_text_is_not_a_restatement(
 ) -> None:
     is_equal, detail = _judged_with_problem(problem, response, answer)
     assert is_equal is True, detail
+
+
+def test_form_rules_setting_relaxes_forms_but_not_equality() -> None:
+    """`FORM_RULES=false` lets another form of the same expression pass; it never lets a
+    piecewise function or an inexact value through."""
+    relaxed = Conventions(form_rules=False)
+
+    def judged(response: str, answer: str) -> bool:
+        found = judge(response, answer, relaxed, SETTINGS.fallback)
+        if found.slow is not None:
+            return grade(found.slow, relaxed).is_equal
+        return bool(found.verdict is not None and found.verdict.is_equal)
+
+    assert judged("\\boxed{x^2+5x+6}", "(x+2)(x+3)") is True
+    assert judged("\\boxed{\\frac{1}{\\sqrt{2}}}", "\\frac{\\sqrt{2}}{2}") is True
+    assert judged("\\boxed{\\max(x, -10^{100})}", "x") is False
+    assert judged("\\boxed{\\pi + 10^{-45}}", "\\pi") is False
+    assert judged("\\boxed{2^{10}}", "1024") is False  # a value still needs an evaluated value
