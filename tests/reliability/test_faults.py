@@ -136,7 +136,7 @@ def _math_workers(service: LiveService) -> list[psutil.Process]:
 def test_killed_math_worker_mid_batch(service: LiveService) -> None:
     # Distinct symbolic items (no cache hits) that need SymPy, so the workers are busy.
     items = [
-        {"id": f"m{i}", "response": f"\\boxed{{(x+{i})^2}}", "answer": f"x^2+{2 * i}x+{i * i}"}
+        {"id": f"m{i}", "response": f"\\boxed{{({i}+x)^2}}", "answer": f"(x+{i})^2"}
         for i in range(1, 61)
     ]
     box = post_in_background(service.url, "/math", items)
@@ -158,7 +158,7 @@ def test_killed_math_worker_mid_batch(service: LiveService) -> None:
     def recovered() -> bool:
         after = httpx.post(
             f"{service.url}/math",
-            json={"items": [{"response": "\\boxed{(y+1)^2}", "answer": "y^2+2y+1"}]},
+            json={"items": [{"response": "\\boxed{(1+y)^2}", "answer": "(y+1)^2"}]},
             timeout=60,
         ).json()["results"][0]
         return bool(after["status"] == "passed")

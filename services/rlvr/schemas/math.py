@@ -17,6 +17,14 @@ class MathItem(WireModel):
         description="The model's full output; the final answer is extracted from it."
     )
     answer: str = Field(description="Ground-truth answer (LaTeX or plain text).")
+    problem: str | None = Field(
+        None,
+        description=(
+            "The problem text (the prompt), optional. When given, an answer that is one of the "
+            "problem's own expressions (`x^2+5x+6` for 'Factor $x^2+5x+6$') is refused as a "
+            "restatement, unless the ground truth is that expression."
+        ),
+    )
     timeout_s: float | None = Field(
         None,
         gt=0,

@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 import httpx
 import pytest
 
+from tests.rlvr.verifier.domains.math.adversarial_cases import ADVERSARIAL
 from tests.rlvr.verifier.domains.math.cases import CASES
+from tests.rlvr.verifier.domains.math.natural_cases import NATURAL
 
 HUGE = "\\boxed{10^{10^{10}}}"
 
@@ -74,7 +76,7 @@ def test_pathological_items_time_out_alone_within_twice_their_deadline(verifier_
             "answer": "1",
         },
         {"id": "long", "response": "word " * 20_000 + "\\boxed{42}", "answer": "42"},
-        {"id": "easy", "response": "\\boxed{x^2+2x+1}", "answer": "(x+1)^2"},
+        {"id": "easy", "response": "\\boxed{(1+x)^2}", "answer": "(x+1)^2"},
         {"id": "plain", "response": "The answer is 7", "answer": "7"},
     ]
     started = time.perf_counter()
@@ -188,3 +190,43 @@ def test_issue_12_attacks_fail_and_right_answers_pass_over_http(verifier_url: st
         assert result["status"] == expected, (response, answer, result)
         assert result["reward"] == (1.0 if expected == "passed" else 0.0)
         assert result["detail"]
+
+
+def test_issue_27_probes_fail_and_natural_answers_pass_over_the_wire(verifier_url: str) -> None:
+    probes = ADVERSARIAL[::3]
+    natural = NATURAL[::4]
+    items = [{"id": f"p{i}", "response": r, "answer": a} for i, (_, r, a) in enumerate(probes)]
+    items += [{"id": f"n{i}", "response": r, "answer": a} for i, (_, r, a) in enumerate(natural)]
+    results = {r["id"]: r for r in post(verifier_url, items).json()["results"]}
+    for i, (family, _, _) in enumerate(probes):
+        assert results[f"p{i}"]["status"] == "failed", (family, results[f"p{i}"])
+        assert results[f"p{i}"]["reward"] == 0.0
+    for i, (kind, _, _) in enumerate(natural):
+        assert results[f"n{i}"]["status"] == "passed", (kind, results[f"n{i}"])
+
+
+def test_the_500_tilde_box_is_judged_at_once_and_health_stays_prompt(verifier_url: str) -> None:
+    tildes = "\\boxed{1" + "~" * 2000 + "2}"  # 500 tildes stalled every domain for 15.7 s
+    started = time.perf_counter()
+    result = post(verifier_url, [{"response": tildes, "answer": "12"}]).json()["results"][0]
+    assert time.perf_counter() - started < 2.0
+    assert result["status"] == "failed"  # `1 ... 2` is two numbers, not 12
+    health = httpx.get(f"{verifier_url}/health", timeout=5)
+    assert health.status_code == 200 and health.json()["domains"]["math"]["ok"] is True
+
+
+def test_an_item_with_its_problem_refuses_a_restatement(verifier_url: str) -> None:
+    problem = "Simplify $\\frac{6x}{3}$."
+    items = [
+        {
+            "id": "restated",
+            "response": "\\boxed{\\frac{6x}{3}}",
+            "answer": "2x",
+            "problem": problem,
+        },
+        {"id": "solved", "response": "\\boxed{2x}", "answer": "2x", "problem": problem},
+    ]
+    results = {r["id"]: r for r in post(verifier_url, items).json()["results"]}
+    assert results["restated"]["status"] == "failed"
+    assert "restates" in results["restated"]["detail"]
+    assert results["solved"]["status"] == "passed"

@@ -85,7 +85,7 @@ def test_full_queue_is_503_with_retry_after_and_a_hang_up_gives_the_places_back(
         [
             {"id": "a", "response": "\\boxed{4}", "answer": "4"},
             {"id": "b", "response": "\\boxed{5}", "answer": "4"},
-            {"id": "c", "response": "\\boxed{x^2+2x+1}", "answer": "(x+1)^2"},
+            {"id": "c", "response": "\\boxed{(1+x)^2}", "answer": "(x+1)^2"},
             {"id": "d", "response": "no answer here", "answer": "4"},
         ],
     )

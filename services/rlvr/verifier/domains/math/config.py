@@ -28,7 +28,8 @@ class MathSettings(BaseModel):
         gt=0,
         description=(
             "An item still waiting for a worker this long (plus twice its deadline) is an "
-            "`error` (overloaded), so a request never hangs."
+            "`error` (overloaded) if it never got a first attempt, and `timed_out` if its quick "
+            "attempt already ran out (a slow answer's cost is its own), so a request never hangs."
         ),
     )
     cache_size: int = Field(
@@ -52,12 +53,23 @@ class MathSettings(BaseModel):
         ),
     )
     rel_tol: float = Field(
-        1e-40,
+        0.0,
         ge=0,
         le=1e-12,
         description=(
-            "Relative tolerance for two exact symbolic values SymPy cannot simplify to the same "
-            "form (compared at 80 significant digits); never used for rationals."
+            "Relative difference forgiven between two exact values (0, the default: none; a "
+            "difference SymPy can resolve at 80 digits, such as pi + 10^-45 against pi, is a "
+            "difference). A positive value relaxes this; rationals are always exact."
+        ),
+    )
+    form_rules: bool = Field(
+        True,
+        description=(
+            "An answer must be in the ground truth's form: factored against a factored ground "
+            "truth, expanded against an expanded one, radicals simplified and denominators "
+            "rationalised unless the ground truth leaves them. False relaxes these (a value "
+            "ground truth still needs an evaluated value, and a set or matrix operation is "
+            "still refused)."
         ),
     )
     fallback: Literal["none", "math", "math_and_number"] = Field(

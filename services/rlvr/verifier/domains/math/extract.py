@@ -23,8 +23,10 @@ _BRACE_RE = re.compile(r"(?<!\\)[{}]")
 _MARKER_RE = re.compile(
     r"final\s+answer\s*(?:is|:|：)"
     r"|final\s+answer[ \t]*[*_]{1,3}[ \t]*(?:[:：][ \t]*)?(?=\S|\n)"  # a bold `**Final Answer**`
-    r"|the\s+(?:final\s+)?(?:answer|solution)\s+is\b"
-    r"|^[ \t>*#_]*answer[ \t]*(?:[*_]+[ \t]*)?(?:[:：]|(?=\$|\\\[|\\\())",
+    r"|the\s+(?:final\s+|correct\s+|right\s+|true\s+)?(?:answer|solution)\s+"
+    r"(?:is|should\s+be|would\s+be|must\s+be)\b"
+    r"|^[ \t>*#_]*answer[ \t]*(?:[*_]+[ \t]*)?(?:[:：]|(?=\$|\\\[|\\\())"
+    r"|^[ \t]*####[ \t]*(?=[-+\d.$\\])",  # GSM8K's `#### 12`
     re.IGNORECASE | re.MULTILINE,
 )
 # The marker after the value: `$x \geq 5$ is the solution.`, `so $12$ is our final answer`.
@@ -34,10 +36,13 @@ _POSTFIX_MARKER_RE = re.compile(
     re.IGNORECASE,
 )
 _DELIM_RE = re.compile(r"\$\$|\\\[|\\\]|\\\(|\\\)|(?<!\\)\$")
-_PROSE_RE = re.compile(r"[A-Za-z]{2,}[.,;:!?]?\s+[A-Za-z]{2,}")
+# a word starts only after a non-letter: each run is scanned once (linear, not quadratic)
+_PROSE_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}[.,;:!?]?\s+[A-Za-z]{2,}")
 _NUMBER_RE = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:/\d+)?|-?\.\d+")
 _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)|\n")
-_TEMPLATE_TOKEN_RE = re.compile(r"<\|[a-z_]+\|>\w*")
+_TEMPLATE_TOKEN_RE = re.compile(
+    r"<\|[a-z_]+\|>\w*|</s>|<eos>|<\|?endoftext\|?>|<｜[^｜<>\n]{1,40}｜>|<\|[a-z_]{1,30}\|>"
+)
 _JOINER_RE = re.compile(r"\$*\s*(?:,|and|or|,\s*and|,\s*or)?\s*\$*")
 _WORD_RE = re.compile(r"[A-Za-z]+")
 _THINK_CLOSE = "</think>"
@@ -51,9 +56,20 @@ _REVISION_RE = re.compile(
 )
 # a gap that offers alternatives: the boxes around it are one hedged statement
 _HEDGE_RE = re.compile(
-    r"\b(?:or|either|alternatively|maybe|perhaps|possibly|otherwise|might|could)\b|/",
+    r"\b(?:or|either|alternatively|maybe|perhaps|possibly|otherwise|might|could|else|versus|vs|"
+    r"unless|if|except)\b|\\(?:lor|vee)(?![A-Za-z])|/",
     re.IGNORECASE,
 )
+# words just before the committed value that make it another statement (`is not $5$`,
+# `at least \boxed{3}`): the value alone is not what was said
+_QUALIFIED_BEFORE_RE = re.compile(
+    r"\b(?:not|never|no|isn'?t|least|most|than|approximately|approx|about|around|roughly|"
+    r"nearly|almost|maybe|perhaps|possibly|probably|over|under|above|below|between|either)"
+    r"[\s$*_(\\\[]{0,12}$",
+    re.IGNORECASE,
+)
+# after the last box, a revision that names another value ("Wait, that's wrong ... it's 7")
+_VALUE_RE = re.compile(r"\d|\$|\\\(|\\\[")
 _STATEMENT_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
 _SIDE_BY_SIDE_WORDS = 6
 # a response that stops on a joining word or an operator was cut off mid-sentence
@@ -104,6 +120,9 @@ def extract_answer(
                 f"by side: {shown}); a response must commit to one",
                 parts=tuple(d.strip() for d in distinct),
             )
+        uncommitted = _uncommitted_box(section, final[0][0], final[-1][1])
+        if uncommitted is not None:
+            return Extraction(None, "boxed", uncommitted)
         return Extraction(boxed[-1].strip(), "boxed")
     postfix = _last_postfix_marker(section)
     if postfix is not None and (marker is None or postfix.start() > marker.start()):
@@ -141,6 +160,24 @@ def answer_section(response: str) -> str | None:
     if _THINK_OPEN in response:
         return None
     return response
+
+
+def _uncommitted_box(text: str, start: int, end: int) -> str | None:
+    """Why the final box is not a commitment, or None: a qualifier just before it (`is not
+    \\boxed{5}`), a condition or alternative after it in its sentence (`\\boxed{3} if n is
+    odd, 4 if even`), or a revision after it that names another value."""
+    if _QUALIFIED_BEFORE_RE.search(text[max(0, start - 40) : start]):
+        return "the boxed value is qualified by the words before it: not a committed answer"
+    tail = text[end : end + MAX_ANSWER_CHARS]
+    if _offers_another(tail):
+        return "the boxed value comes with a condition or an alternative: not one answer"
+    revision = _REVISION_RE.search(tail)
+    if revision is not None and _VALUE_RE.search(tail, revision.end()):
+        return (
+            "the response revises its boxed value afterwards without boxing a new one: "
+            "not a committed answer"
+        )
+    return None
 
 
 def _final_statement(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -344,6 +381,11 @@ def _answer_after(response: str, start: int) -> str | None:
     rest = rest.lstrip()
     if not rest:
         return None
+    end = _SENTENCE_END_RE.search(rest)
+    sentence = rest[: end.start()] if end else rest
+    first_value = _VALUE_RE.search(sentence)
+    if first_value is not None and _QUALIFIED_BEFORE_RE.search(sentence[: first_value.start()]):
+        return sentence.strip()  # `is not $5$`, `at least $3$`: read with its words (refused)
     for left in ("$$", "\\[", "\\(", "$"):
         if rest.startswith(left):
             close = rest.find(_CLOSERS[left], len(left))
@@ -381,11 +423,14 @@ def _answer_after(response: str, start: int) -> str | None:
 
 
 def _offers_another(text: str) -> bool:
-    """Whether the rest of the answer's sentence offers an alternative value (`or $4$`)."""
-    end = _SENTENCE_END_RE.search(text)
-    segment = text[: end.start()] if end else text
-    hedge = _HEDGE_RE.search(segment)
-    return hedge is not None and bool(re.search(r"\d|\$|\\\(|\\\[", segment[hedge.end() :]))
+    """Whether the text after the answer offers an alternative value (`or $4$`, `\\lor 7`,
+    `, else $7$`, `$3$ if n is odd, $4$ if even`): in its sentence, or on the lines that follow
+    it (`Answer: $5$\\nor $7$`). A later revision ends the search (it is its own rule)."""
+    window = text[:400]
+    revision = _REVISION_RE.search(window)
+    if revision is not None:
+        window = window[: revision.start()]
+    return any(_VALUE_RE.search(window, hedge.end()) for hedge in _HEDGE_RE.finditer(window))
 
 
 def _last_math_or_number(text: str) -> str | None:

@@ -39,7 +39,11 @@ def decide_fast(gold: Normalized, pred: Normalized, conv: Conventions) -> Verdic
             if chosen == letter:
                 return Verdict(True, f"choice {letter}", letter, chosen)
             return Verdict(False, f"chose {chosen}, expected {letter}", letter, chosen)
-    same_percent = gold.is_percent == pred.is_percent or conv.percent == "either"
+    # a bare answer may answer `28\%` under `either`; an answer with `%` against a bare ground
+    # truth is decided as numbers (`0.5\%` is not 0.5)
+    same_percent = gold.is_percent == pred.is_percent or (
+        conv.percent == "either" and not pred.is_percent
+    )
     if gold.key == pred.key and gold.key and same_percent:
         return Verdict(True, "identical after normalisation", gold.key, pred.key)
     gold_base, pred_base = _BASE_RE.match(gold.key), _BASE_RE.match(pred.key)
@@ -78,7 +82,10 @@ def _compare_numbers(
     if gold_pct and not pred_pct:
         pairs = [(_per_cent(gold), pred)] + ([(gold, pred)] if conv.percent == "either" else [])
     elif pred_pct and not gold_pct:
-        pairs = [(gold, _per_cent(pred))] + ([(gold, pred)] if conv.percent == "either" else [])
+        # `50\%` answers a ground truth 50 (the percentage was asked), but `0.5\%` is not the
+        # fraction 0.5: a bare ground truth below 1 in size is a fraction, read only as p/100
+        either = conv.percent == "either" and abs(gold.value) >= 1
+        pairs = [(gold, _per_cent(pred))] + ([(gold, pred)] if either else [])
     for g, p in pairs:
         if numbers_equal(g, p, conv.min_rounded_digits):
             how = "equal" if g.value == p.value else "equal after rounding"

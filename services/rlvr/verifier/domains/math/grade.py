@@ -1,20 +1,16 @@
 """SymPy equivalence of two normalised answers; runs inside a killable worker process.
 
-Parsing: our fast parser (`latex_fast.py`), else latex2sympy2-extended itself behind a whitelist
-of what it reads faithfully (`readable.py`: an unknown token fails the parse, never vanishes).
-The answer is parsed as written (evaluation off) and must be an evaluated value when the ground
-truth is one (`unevaluated.py`); only then is it evaluated. The comparison is our own and
-strict: rationals compare exactly, floats are turned into the exact decimals they were written
-as, constant expressions compare at 80 significant digits with a tiny relative tolerance, and
-expressions with variables must simplify to the same thing or agree at enough exact random
-points where both sides are finite (an expression undefined everywhere equals nothing).
-Sets, tuples, intervals, matrices, equations and inequalities compare element by element.
+Parsing is `parsing.py`. The answer is parsed as written (evaluation off) and must be in the
+ground truth's form (`unevaluated.py`: an evaluated value against a value, factored against
+factored, ...); only then is it evaluated. The comparison is our own and strict: rationals
+compare exactly, floats are turned into the exact decimals they were written as, and exact
+values and expressions with unknowns compare as `equality.py` says (exact differences,
+unpredictable sampling points). Sets, tuples, intervals, matrices, equations and inequalities
+compare element by element.
 """
 
 from __future__ import annotations
 
-import functools
-import random
 import re
 import time
 from collections.abc import Mapping
@@ -23,38 +19,40 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
-from latex2sympy2_extended import latex2sympy
-from latex2sympy2_extended.math_normalization import NormalizationConfig
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
-from sympy.matrices.expressions import MatrixExpr
 
-from rlvr.verifier.domains.math.latex_fast import Unsupported, parse_answer
+from rlvr.verifier.domains.math.equality import (
+    PRECISION_DIGITS,
+    agree_at_random_points,
+    differ,
+    proportional,
+)
 from rlvr.verifier.domains.math.normalize import top_level_parts
 from rlvr.verifier.domains.math.numbers import (
     GOLD_ROUNDED_DIGITS,
     Number,
     parse_number,
     rounds_to,
+    shows_period,
 )
-from rlvr.verifier.domains.math.readable import unreadable
+from rlvr.verifier.domains.math.parsing import (
+    fast_unevaluated_gold,
+    parse_unevaluated,
+    reevaluated,
+    to_sympy,
+    unevaluated,
+    unevaluated_gold,
+)
 from rlvr.verifier.domains.math.unevaluated import (
+    expression_form_reason,
     is_value,
     stacked_signs,
     unevaluated_reason,
 )
 from rlvr.verifier.domains.math.verdict import Conventions, SlowJob, Verdict
 
-_NORMALIZATION = NormalizationConfig(basic_latex=True, units=False, nits=False, boxed="none")
-_PRECISION_DIGITS = 80
-_MAX_FULL_PARSE_CHARS = 400
-_COMMANDS_RE = re.compile(r"\\[A-Za-z]+")
-_PROSE_RE = re.compile(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}")
 _DECIMAL_LITERAL_RE = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
-# an identity test needs this many points where both sides have a finite value; an expression
-# undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) equals nothing
-_MIN_DEFINED_POINTS = 4
-_MAX_POINT_TRIES = 12
 # an unevaluated integral, sum, product, limit or derivative can only come from these spellings
 _CALCULUS_RE = re.compile(
     r"\\(?:i*int|oint|sum|prod|lim|partial)(?![A-Za-z])|\\frac\s*\{\s*(?:\\mathrm\{)?d\b"
@@ -107,20 +105,32 @@ def grade(job: SlowJob, conv: Conventions) -> Verdict:
         value = is_value(_gold_value(_membership(gold)))
         check_form = value or bool(_CALCULUS_RE.search(pred_latex))
         # the answer as written first: a refused form (`9^{9^{9^{9}}}` for 3) is never evaluated
-        pred_tree = _parse_unevaluated(pred_latex)
+        pred_tree = parse_unevaluated(pred_latex)
         if pred_tree is not None and check_form:
             signs = (stacked_signs(gold_latex), stacked_signs(pred_latex))
-            refusal = unevaluated_reason(_unevaluated_gold(gold_latex), pred_tree, value, signs)
+            refusal = unevaluated_reason(
+                unevaluated_gold(gold_latex), pred_tree, value, signs, ctx.conv.form_rules
+            )
+            if refusal is not None:
+                return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
+        if pred_tree is not None and not value:
+            refusal = expression_form_reason(
+                fast_unevaluated_gold(gold_latex), pred_tree, ctx.conv.form_rules
+            )
             if refusal is not None:
                 return Verdict(False, refusal, shown_gold, _show(pred_tree, pred_latex))
         if pred_tree is not None:
-            pred = _reevaluated(pred_tree)
+            pred = reevaluated(pred_tree)
         else:
             pred = to_sympy(pred_latex)
             if pred is not None and check_form:
                 signs = (stacked_signs(gold_latex), stacked_signs(pred_latex))
                 refusal = unevaluated_reason(
-                    _unevaluated_gold(gold_latex), _unevaluated(pred_latex), value, signs
+                    unevaluated_gold(gold_latex),
+                    unevaluated(pred_latex),
+                    value,
+                    signs,
+                    ctx.conv.form_rules,
                 )
                 if refusal is not None:
                     return Verdict(False, refusal, shown_gold, _show(pred, pred_latex))
@@ -153,9 +163,11 @@ def _compare(gold: Any, pred: Any, ctx: Grading) -> Verdict:
             [(gold, pred)] if ctx.conv.percent == "either" else []
         )
     elif job.pred_pct and not job.gold_pct:
-        candidates = [(gold, _scale(pred, hundredth))] + (
-            [(gold, pred)] if ctx.conv.percent == "either" else []
+        # a bare ground truth below 1 in size is a fraction: `0.5\%` is only 0.005 there
+        either = ctx.conv.percent == "either" and not (
+            isinstance(gold, sympy.Expr) and gold.is_number and bool(abs(gold) < 1)
         )
+        candidates = [(gold, _scale(pred, hundredth))] + ([(gold, pred)] if either else [])
     for g, p in candidates:
         if equivalent(g, p, ctx):
             return Verdict(True, f"equivalent: {shown_pred} = {shown_gold}", shown_gold, shown_pred)
@@ -173,6 +185,10 @@ def _compare(gold: Any, pred: Any, ctx: Grading) -> Verdict:
         job.gold_decimal is not None
         and not job.gold_pct
         and _rounds(pred, job.gold_decimal, ctx.conv, GOLD_ROUNDED_DIGITS)
+        and not (
+            isinstance(pred, sympy.Rational)
+            and not shows_period(Fraction(int(pred.p), int(pred.q)), job.gold_decimal.decimals or 0)
+        )
     ):
         return Verdict(True, f"{shown_gold} is {shown_pred} rounded", shown_gold, shown_pred)
     return Verdict(False, f"parsed {shown_pred}, expected {shown_gold}", shown_gold, shown_pred)
@@ -197,160 +213,6 @@ def decimal_literals(latex: str) -> dict[Fraction, Number]:
         if number is not None and number.decimals is not None:
             found[number.value] = number
     return found
-
-
-def to_sympy(latex: str) -> Any:
-    """The SymPy object of a LaTeX answer, or None if it does not parse."""
-    if not latex.strip():
-        return None
-    try:
-        return _clean(parse_answer(latex))
-    except (Unsupported, AttributeError, IndexError, KeyError):
-        pass  # sets, intervals, relations, matrices, text: the full parser below
-    except (ArithmeticError, TypeError, ValueError, RecursionError):
-        pass
-    if len(latex) > _MAX_FULL_PARSE_CHARS or _PROSE_RE.search(_COMMANDS_RE.sub(" ", latex)):
-        return None  # prose or a huge blob: the ANTLR parser would only spend the deadline
-    if latex.count("\\pm") == 1 and not re.search(r"[,=<>]|\\[lg]e", latex):
-        # `\\frac{-1 \\pm \\sqrt{5}}{2}`: the two values, each parsed on its own
-        plus, minus = to_sympy(latex.replace("\\pm", "+")), to_sympy(latex.replace("\\pm", "-"))
-        return None if plus is None or minus is None else sympy.FiniteSet(plus, minus)
-    if unreadable(latex) is not None:
-        return None  # a token the parser would drop: not an answer we can read
-    try:
-        # the parser itself, not Math-Verify's `parse` (an extractor that keeps whatever part
-        # of the text it can read: `3 \\approx 4` was 3)
-        parsed = latex2sympy(latex, normalization_config=_NORMALIZATION)
-    except Exception:
-        return None
-    if isinstance(parsed, str | list | dict) or parsed is None:
-        return None
-    if "\\{" in latex and not _has_set(parsed):
-        return None  # `(\\{1\\}, 2)` read as the interval (1, 2): the set braces vanished
-    try:
-        return _clean(parsed)
-    except Exception:  # rebuilding `x > nan` raises: not a value we can grade
-        return None
-
-
-def _reevaluated(tree: Any) -> Any:
-    """The value of a tree parsed as written (rebuilt bottom-up with evaluation on), so an
-    answer the full parser reads is parsed once, not twice; falls back to a fresh parse."""
-    try:
-        return _rebuild(tree)
-    except Exception:
-        return None
-
-
-def _rebuild(node: Any) -> Any:
-    if isinstance(node, sympy.MatrixBase):
-        return node.applyfunc(_rebuild)
-    if not isinstance(node, sympy.Basic) or node.is_Atom or not node.args:
-        return node
-    args = [_rebuild(arg) for arg in node.args]
-    if isinstance(node, Relational):
-        return node.func(*args, evaluate=False)
-    if isinstance(node, sympy.Tuple):
-        return sympy.Tuple(*args)
-    if isinstance(node, MatrixExpr):
-        return node.func(*args).doit()
-    return node.func(*args)
-
-
-@functools.lru_cache(maxsize=4096)
-def _unevaluated_gold(latex: str) -> Any:
-    """A ground truth comes back for every sample of its prompt: parse it as written once."""
-    return _unevaluated(latex)
-
-
-def _has_set(tree: Any) -> bool:
-    """Whether a listed set `\\{...\\}` survived the parse."""
-    if not isinstance(tree, sympy.Basic):
-        return False
-    kinds = (sympy.FiniteSet, type(sympy.S.EmptySet))
-    return any(isinstance(node, kinds) for node in sympy.preorder_traversal(tree))
-
-
-def _unevaluated(latex: str) -> Any:
-    """The tree of `latex` as written (`17 \\times 23` stays a product), or None.
-
-    SymPy cannot build some sets unevaluated (a union of intervals with infinite ends raises):
-    then the pieces between the set syntax are parsed one by one, as a tuple of their trees,
-    which is what the form check needs.
-    """
-    whole = _parse_unevaluated(latex)
-    if whole is not None:
-        return whole
-    pieces = [p for p in _structure_pieces(latex) if p.strip()]
-    if not pieces or len(pieces) > 200:
-        return None
-    trees = [_parse_unevaluated(piece) for piece in pieces]
-    if any(tree is None for tree in trees):
-        return None
-    return sympy.Tuple(*trees)
-
-
-def _parse_unevaluated(latex: str) -> Any:
-    try:
-        with sympy.evaluate(False):
-            tree = to_sympy(latex)
-    except Exception:  # any failure means "cannot read it as written"
-        return None
-    return tree
-
-
-_STRUCTURE_SPLIT_RE = re.compile(
-    r"\\cup|\\cap|\\setminus|\\in(?![A-Za-z])|\\mathbb\{[A-Z]\}|\\emptyset|\\[{}]|[()\[\],]"
-)
-
-
-def _structure_pieces(latex: str) -> list[str]:
-    """The scalar pieces of a set/interval/tuple answer: the text between its set syntax
-    (brackets, `\\cup`, commas) at brace depth 0."""
-    pieces, start, depth, index = [], 0, 0, 0
-    while index < len(latex):
-        char = latex[index]
-        if char == "{" and (index == 0 or latex[index - 1] != "\\"):
-            depth += 1
-        elif char == "}" and (index == 0 or latex[index - 1] != "\\"):
-            depth -= 1
-        elif depth == 0:
-            match = _STRUCTURE_SPLIT_RE.match(latex, index)
-            if match:
-                if not match.group().startswith("\\in"):
-                    pieces.append(latex[start:index])  # `x \\in`: the name is no piece
-                start = index = match.end()
-                continue
-        index += 1
-    pieces.append(latex[start:])
-    return [piece.strip() for piece in pieces if piece.strip() not in ("", "-")]
-
-
-def _clean(expr: Any) -> Any:
-    """Floats become the exact decimals they were written as; the symbol `i` becomes I."""
-    if isinstance(expr, MatrixExpr):
-        expr = expr.doit()  # `A + B`, `A B` of explicit matrices: the resulting matrix
-    if isinstance(expr, sympy.MatrixBase):
-        return expr.applyfunc(_clean)
-    if not isinstance(expr, sympy.Basic):
-        return expr
-    if expr.has(sympy.Float):
-        expr = expr.xreplace({f: sympy.Rational(str(f)) for f in expr.atoms(sympy.Float)})
-    # one plain symbol per name: the two parsers give `x` different assumptions, and `x`
-    # must be the same unknown on both sides; `i` is the imaginary unit
-    renamed = {
-        s: sympy.I if s.name == "i" else sympy.Symbol(s.name)
-        for s in expr.free_symbols
-        if isinstance(s, sympy.Symbol) and (s.name == "i" or s.assumptions0)
-    }
-    if renamed:
-        replaced = expr.xreplace(renamed)
-        # `Eq(x, Interval(...))` (from `x \\in [a, b]`) would collapse to False when rebuilt
-        if not isinstance(replaced, sympy.logic.boolalg.BooleanAtom) or isinstance(
-            expr, sympy.logic.boolalg.BooleanAtom
-        ):
-            expr = replaced
-    return expr
 
 
 def equivalent(gold: Any, pred: Any, ctx: Grading) -> bool:
@@ -417,8 +279,9 @@ def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, ctx: Grading) -> bool:
     # identity testing at exact random points, 80 digits: faster than simplify() and it sees
     # branches (sqrt(x^2) is not x: negative points differ)
     ordered = sorted(symbols, key=str)
-    return _agree_at_random_points(gold, pred, ordered, ctx) and _agree_at_random_points(
-        gold, pred, ordered, ctx, seed=1
+    rel_tol = ctx.conv.rel_tol
+    return agree_at_random_points(gold, pred, ordered, rel_tol) and agree_at_random_points(
+        gold, pred, ordered, rel_tol, seed=1
     )
 
 
@@ -448,64 +311,9 @@ def _constants_equal(gold: sympy.Expr, pred: sympy.Expr, ctx: Grading) -> bool:
         if exact_gold.is_Rational and exact_pred.is_Rational:
             return bool(exact_gold == exact_pred)
         return bool(sympy.simplify(exact_gold - exact_pred) == 0)
-    gold_value = gold.evalf(_PRECISION_DIGITS)
-    pred_value = pred.evalf(_PRECISION_DIGITS)
-    if not (gold_value.is_number and pred_value.is_number):
+    if not (gold.is_number and pred.is_number):
         return False
-    return _close(gold_value, pred_value, ctx.conv.rel_tol)
-
-
-def _close(a: Any, b: Any, rel_tol: float) -> bool:
-    """|a - b| <= rel_tol * max(|a|, |b|), evaluated at 80 digits; False if not evaluable."""
-    try:
-        difference = abs(sympy.N(a - b, _PRECISION_DIGITS))
-        scale = max(abs(sympy.N(a, _PRECISION_DIGITS)), abs(sympy.N(b, _PRECISION_DIGITS)))
-        if not (difference.is_Number and scale.is_Number):
-            return False
-        if scale == 0:
-            return bool(difference == 0)
-        return bool(difference <= rel_tol * scale)
-    except (TypeError, ValueError, ArithmeticError):
-        return False
-
-
-def _agree_at_random_points(
-    gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], ctx: Grading, seed: int = 0
-) -> bool:
-    """Equal at `_MIN_DEFINED_POINTS` exact random points where both sides are finite.
-
-    A point where either side is undefined or infinite proves nothing and is skipped; running
-    out of tries before enough points were defined means "not equal": an expression that is
-    undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) must never equal everything.
-    """
-    rng = random.Random(seed)
-    defined = 0
-    for _ in range(_MAX_POINT_TRIES):
-        point = _random_point(rng, symbols)
-        try:
-            a = gold.xreplace(point).evalf(_PRECISION_DIGITS)
-            b = pred.xreplace(point).evalf(_PRECISION_DIGITS)
-        except (TypeError, ValueError, ZeroDivisionError):
-            return False
-        if not (_finite(a) and _finite(b)):
-            if not (a.is_number and b.is_number):
-                return False  # something that is not a number even at a point
-            continue
-        if not _close(a, b, max(ctx.conv.rel_tol, 1e-30)):
-            return False
-        defined += 1
-        if defined >= _MIN_DEFINED_POINTS:
-            return True
-    return False
-
-
-def _random_point(rng: random.Random, symbols: list[Any]) -> dict[Any, Any]:
-    return {s: sympy.Rational(rng.randint(-97, 97), rng.randint(7, 31)) for s in symbols}
-
-
-def _finite(value: Any) -> bool:
-    """A number with a finite value (not zoo, nan or an infinity, not a leftover symbol)."""
-    return bool(value.is_number) and not value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
+    return not differ(gold, pred, ctx.conv.rel_tol)
 
 
 def _relational_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
@@ -526,14 +334,14 @@ def _relational_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
             return True
         if equivalent(gold.lhs, pred.rhs, ctx) and equivalent(gold.rhs, pred.lhs, ctx):
             return True
-        return _proportional(gold.lhs - gold.rhs, pred.lhs - pred.rhs, positive=False)
+        return proportional(gold.lhs - gold.rhs, pred.lhs - pred.rhs, positive=False)
     gold_form, pred_form = _inequality_form(gold), _inequality_form(pred)
     if gold_form is None or pred_form is None:
-        return type(gold) is type(pred) and _proportional(
+        return type(gold) is type(pred) and proportional(
             gold.lhs - gold.rhs, pred.lhs - pred.rhs, positive=False
         )
     (gold_expr, gold_strict), (pred_expr, pred_strict) = gold_form, pred_form
-    return gold_strict == pred_strict and _proportional(gold_expr, pred_expr, positive=True)
+    return gold_strict == pred_strict and proportional(gold_expr, pred_expr, positive=True)
 
 
 def _inequality_form(rel: Relational) -> tuple[sympy.Expr, bool] | None:
@@ -675,39 +483,6 @@ def _bound(rel: Any) -> tuple[str, Any, Any, bool] | None:
     return None
 
 
-def _proportional(a: sympy.Expr, b: sympy.Expr, positive: bool) -> bool:
-    """`a = 0` and `b = 0` (or `a > 0`, `b > 0` with `positive`) agree when a/b is a constant.
-
-    The ratio is sampled at exact random points (80 digits) rather than simplified: the same
-    constant at every point (nonzero, and positive for inequalities) means proportional.
-    """
-    if a == 0 or b == 0:
-        return bool(a == b)
-    symbols = sorted((a.free_symbols | b.free_symbols), key=str)
-    rng = random.Random(2)
-    ratios = []
-    for _ in range(_MAX_POINT_TRIES):
-        point = _random_point(rng, symbols)
-        try:
-            numerator = a.xreplace(point).evalf(_PRECISION_DIGITS)
-            denominator = b.xreplace(point).evalf(_PRECISION_DIGITS)
-            if not (_finite(numerator) and _finite(denominator)) or denominator == 0:
-                continue  # undefined here: proves nothing
-            ratio = (a.xreplace(point) / b.xreplace(point)).evalf(_PRECISION_DIGITS)
-        except (TypeError, ValueError, ZeroDivisionError):
-            return False
-        if not _finite(ratio) or ratio == 0:
-            return False
-        ratios.append(ratio)
-        if len(ratios) >= _MIN_DEFINED_POINTS:
-            break
-    if len(ratios) < _MIN_DEFINED_POINTS or not all(
-        _close(r, ratios[0], 1e-30) for r in ratios[1:]
-    ):
-        return False
-    return bool(ratios[0].is_positive) if positive else True
-
-
 def _set_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
     if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
         # an ordered answer is matched by a listing only in that order (`1, 3` for `(1, 3)`)
@@ -819,6 +594,13 @@ def _ordered_listing(latex: str) -> Any:
     values = [to_sympy(part) for part in top_level_parts(text)]
     if len(values) < 2 or any(value is None for value in values):
         return None
+    if all(isinstance(v, sympy.Eq) and isinstance(v.lhs, sympy.Symbol) for v in values):
+        # `y = 4, x = 3` names its coordinates: the point is (3, 4), in the names' order;
+        # `x = 1, x = 2` (one name twice) is a set of roots, never an ordered pair
+        names = [str(v.lhs) for v in values]
+        if len(set(names)) != len(names):
+            return None
+        return sympy.Tuple(*(v.rhs for v in sorted(values, key=lambda v: str(v.lhs))))
     return sympy.Tuple(*values)
 
 
@@ -862,7 +644,7 @@ def _rounds(exact: Any, decimal: Number, conv: Conventions, digits: int | None =
     if not isinstance(exact, sympy.Expr) or exact.free_symbols or not exact.is_real:
         return False
     try:
-        value = exact.evalf(_PRECISION_DIGITS)
+        value = exact.evalf(PRECISION_DIGITS)
         fraction = Fraction(str(sympy.Rational(str(value))))
     except (TypeError, ValueError):
         return False

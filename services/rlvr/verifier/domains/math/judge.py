@@ -9,13 +9,19 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rlvr.verifier.domains.math.extract import boxed_contents, extract_answer, extract_gold
+from rlvr.verifier.domains.math.extract import (
+    boxed_contents,
+    extract_answer,
+    extract_gold,
+    math_spans,
+)
 from rlvr.verifier.domains.math.fast import decide_fast
+from rlvr.verifier.domains.math.form import form_refusal
 from rlvr.verifier.domains.math.normalize import Normalized, normalize, top_level_parts
 from rlvr.verifier.domains.math.numbers import Number, parse_number
 from rlvr.verifier.domains.math.verdict import Conventions, SlowJob, Verdict
 
-MAX_NORMALIZE_CHARS = 20_000  # longer "answers" are not answers; SymPy would choke on them
+MAX_NORMALIZE_CHARS = 12_000  # longer "answers" are not answers (and keep the GIL phase short)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +32,9 @@ class Judged:
     failure: str | None = None  # no answer / hedging: a failed verdict with this detail
 
 
-def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judged:
+def judge(
+    response: str, answer: str, conv: Conventions, fallback: str, problem: str | None = None
+) -> Judged:
     extraction = extract_answer(response, fallback=fallback, same_answer=same_answer)
     extracted = extraction.answer
     # several boxed values are hedging, unless the ground truth itself has that many parts
@@ -48,6 +56,14 @@ def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judge
         return Judged(extracted, None, None, failure="the ground-truth answer is empty")
     if not pred.key:
         return Judged(extracted, None, None, failure="the extracted answer is empty")
+    if pred.named_value is not None and gold.lhs is None and "=" not in gold.latex:
+        # `f'(x) = 6x^2` against `6x^2`: a named value answers a bare ground truth
+        pred = cached_normalize(pred.named_value)
+    refused = parts_refusal(gold, pred) or (
+        restatement(problem, gold.key, pred.key) if problem else None
+    )
+    if refused is not None:
+        return Judged(extracted, Verdict(False, refused, gold.latex[:200], pred.latex[:200]), None)
     verdict = decide_fast(gold, pred, conv)
     if verdict is not None:
         return Judged(extracted, verdict, None)
@@ -60,6 +76,48 @@ def judge(response: str, answer: str, conv: Conventions, fallback: str) -> Judge
         _decimal(pred),
     )
     return Judged(extracted, None, job)
+
+
+def parts_refusal(gold: Normalized, pred: Normalized) -> str | None:
+    """Why the parts beside the values disagree (a different left side or unit, a qualifier,
+    roots for an ordered pair), or None: these are compared as data before any value is."""
+    if pred.refusal is not None and gold.refusal is None:
+        return pred.refusal
+    if gold.lhs is not None and pred.lhs is not None and gold.lhs != pred.lhs:
+        return f"the answer names {pred.lhs}, the ground truth names {gold.lhs}"
+    if gold.unit is not None and pred.unit is not None and gold.unit != pred.unit:
+        return f"unit {pred.unit!r} where the ground truth's unit is {gold.unit!r}"
+    if pred.is_roots and gold.latex.lstrip("\\left").startswith(("(", "[")):
+        return "values of one unknown (a set of roots) where an ordered pair or interval is due"
+    return form_refusal(gold.latex, pred.latex)
+
+
+MAX_PROBLEM_CHARS = 8_000  # the problem text read for restatements (it comes first)
+
+
+def restatement(problem: str, gold_key: str, pred_key: str) -> str | None:
+    """Why the answer is a restatement of the problem, or None: its normal form is one of the
+    problem's own math expressions (not a bare number, and not the ground truth itself)."""
+    if pred_key == gold_key or parse_number(pred_key) is not None:
+        return None
+    if pred_key in problem_expressions(problem[:MAX_PROBLEM_CHARS]):
+        return "the answer restates an expression of the problem: give the result it asks for"
+    return None
+
+
+@lru_cache(maxsize=1024)
+def problem_expressions(problem: str) -> frozenset[str]:
+    """The normal forms of the problem's math spans (one problem, many samples: cached)."""
+    keys = set()
+    for span in math_spans(problem)[:200]:
+        normalized = cached_normalize(span[:MAX_NORMALIZE_CHARS])
+        keys.add(normalized.key)
+        for part in top_level_parts(normalized.latex)[:20]:
+            keys.add(part.replace(" ", ""))
+        if "=" in normalized.latex:  # `Solve $x^2 = 5x + 6$`: each side is an expression too
+            keys.update(side.replace(" ", "") for side in normalized.latex.split("=")[:5])
+    keys.discard("")
+    return frozenset(keys)
 
 
 @lru_cache(maxsize=8192)

@@ -86,12 +86,13 @@ def parse_number(key: str) -> Number | None:
 _DECIMAL_COMMA_RE = re.compile(r"^[+-]?\d+,\d+$")
 
 
-def decimal_comma_equal(a: str, b: str) -> bool:
-    """`1,22` vs `1.22`: a comma read as the decimal separator when the other side uses a point.
+def decimal_comma_equal(gold: str, pred: str) -> bool:
+    """An answer `1,22` for a ground truth `1.22`: the answer's comma read as a decimal separator.
 
-    Only for a comma that cannot be a thousands separator (`1,22`, `0,111`, `1000,99`).
+    Only for a comma that cannot be a thousands separator (`1,22`, `0,111`, `1000,99`), and only
+    that way round: a ground truth `1,2` is a listing of 1 and 2, which `1.2` does not answer.
     """
-    for comma, point in ((a, b), (b, a)):
+    for comma, point in ((pred, gold),):
         if (
             _DECIMAL_COMMA_RE.match(comma)
             and not _THOUSANDS_RE.match(comma)
@@ -114,8 +115,36 @@ def numbers_equal(gold: Number, pred: Number, min_rounded_digits: int) -> bool:
     if pred.decimals is not None and gold.decimals is None:
         return rounds_to(gold.value, pred, min_rounded_digits)
     if gold.decimals is not None and pred.decimals is None:
+        if not shows_period(pred.value, gold.decimals):
+            return False  # `\\frac{22}{7}` is not the 3.14 of a ground truth (1/3 is 0.333)
         return rounds_to(pred.value, gold, min(GOLD_ROUNDED_DIGITS, min_rounded_digits))
     return False
+
+
+def shows_period(value: Fraction, decimals: int) -> bool:
+    """Whether a decimal with `decimals` places shows the repeating part of `value` twice.
+
+    A ground truth 0.333 stands for 1/3 and 0.1667 for 1/6, but 3.14 does not stand for 22/7
+    (period 142857): a fraction whose period the ground truth does not show is another number
+    that happens to round the same way. A terminating `value` must be equal, never rounded.
+    """
+    denominator = value.denominator
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    if denominator == 1:
+        return False
+    period, remainder = 1, 10 % denominator
+    while remainder != 1:
+        remainder = remainder * 10 % denominator
+        period += 1
+        if period > decimals:
+            return False
+    return decimals >= max(twos, fives) + 2 * period
 
 
 def rounds_to(exact: Fraction, decimal: Number, min_rounded_digits: int) -> bool:

@@ -12,7 +12,8 @@ import logging
 
 from latex2sympy2_extended import latex2sympy
 
-from rlvr.verifier.domains.math.grade import grade, to_sympy
+from rlvr.verifier.domains.math.grade import grade
+from rlvr.verifier.domains.math.parsing import to_sympy
 from rlvr.verifier.domains.math.verdict import Conventions, SlowJob
 
 # parse() warns on every call that we run it without its own (signal-based) timeout: the pool's

@@ -47,7 +47,11 @@ def is_value(gold_value: Any) -> bool:
 
 
 def unevaluated_reason(
-    gold_tree: Any, pred_tree: Any, value: bool, signs: tuple[bool, bool] = (False, False)
+    gold_tree: Any,
+    pred_tree: Any,
+    value: bool,
+    signs: tuple[bool, bool] = (False, False),
+    form_rules: bool = True,
 ) -> str | None:
     """Why the answer (`pred_tree`, unevaluated) is not an evaluated answer, or None.
 
@@ -71,6 +75,8 @@ def unevaluated_reason(
         names = ", ".join(sorted(str(s) for s in unknowns)[:3])
         return f"an expression in {names} where a value is expected"
     extra = set().union(*(forms(part) for part in parts)) - gold_forms if parts else set()
+    if not form_rules:
+        extra -= FORM_RULES_FOR_EXPRESSIONS
     if signs[1] and not signs[0]:
         extra.add("a sign on a signed number")
     if extra:
@@ -135,20 +141,156 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
         signs = [arg for arg in node.args if isinstance(node, sympy.Mul) and arg == -1][:1]
         if sum(_is_plain(arg) for arg in node.args) - len(signs) >= 2:
             found.add("arithmetic")
+        constant_terms = [a for a in node.args if not _is_plain(a) and not _free_symbols([a])]
+        powers = sum(isinstance(a, sympy.Pow) for a in constant_terms)
+        if isinstance(node, sympy.Mul) and powers >= 2:
+            found.add("a product of powers or roots")  # `2^{10} \cdot 2^{90}`, `\sqrt2\sqrt3`
     elif isinstance(node, sympy.Pow):
-        exponent = node.args[1]
+        base, exponent = node.args
         if _is_plain(exponent):
             exponent = exponent.doit()  # `2^{1/2}`: the exponent written as a fraction
         if exponent.is_Rational and not exponent.is_Integer:
             found.add("root")
+            if _unsimplified_root(base, exponent):
+                found.add("an unsimplified radical")
         elif exponent != -1:
             found.add("power")
+            if isinstance(base, sympy.Pow) and base.args[1] not in (-1, sympy.S.Half):
+                found.add("a power of a power")  # `(2^{50})^2` for `2^{100}`
+        if (exponent.is_negative or exponent == -1) and _has_root(base):
+            found.add("a radical in a denominator")
     elif isinstance(node, sympy.Function | sympy.Max | sympy.Min):
         found.add(type(node).__name__)
     elif isinstance(node, sympy.Mod):
         found.add("Mod")
     for arg in node.args:
         _walk(arg, found, depth + 1)
+
+
+def _unsimplified_root(base: Any, exponent: Any) -> bool:
+    """`\\sqrt{50}`, `\\sqrt[3]{16}`: an integer under a root with a perfect-power factor."""
+    if not (isinstance(base, sympy.Integer) and exponent.q > 1) or abs(int(base)) > 10**12:
+        return False
+    factors = sympy.factorint(abs(int(base)), limit=10**4)
+    return any(power >= exponent.q for power in factors.values())
+
+
+def _has_root(node: Any) -> bool:
+    if not isinstance(node, sympy.Basic):
+        return False
+    return any(
+        isinstance(sub, sympy.Pow) and sub.args[1].is_Rational and not sub.args[1].is_Integer
+        for sub in sympy.preorder_traversal(node)
+    )
+
+
+# the form rules that hold for every ground truth, values or expressions: an answer may not
+# use one of these when the ground truth does not
+FORM_RULES_FOR_EXPRESSIONS = frozenset(
+    [
+        "an unsimplified radical",
+        "a radical in a denominator",
+        "a product of powers or roots",
+        "a power of a power",
+    ]
+)
+
+
+def expression_form_reason(gold_tree: Any, pred_tree: Any, form_rules: bool = True) -> str | None:
+    """Why an answer with unknowns cannot answer the ground truth as written, or None.
+
+    Always: a piecewise function, or a function against a function-free ground truth, or an
+    unknown the ground truth lacks (equality a sampler cannot be trusted with). With
+    `form_rules` (the default): expanded against a factored ground truth (`x^2+5x+6` for
+    `(x+2)(x+3)`), a product of sums against an expanded one, a denominator with unknowns the
+    ground truth lacks, or one of `FORM_RULES_FOR_EXPRESSIONS` the ground truth is free of.
+    """
+    if gold_tree is None or pred_tree is None:
+        return None
+    pred_forms, gold_forms = forms(pred_tree), forms(gold_tree)
+    # `\\min(x, 100)`, `x + \\lfloor x^2/200 \\rfloor`: a piecewise function the ground truth is
+    # free of can agree with it wherever a sampler looks and differ elsewhere; and a ground truth
+    # free of functions is not answered by functions (`e^{\\ln x}` for x), while one with
+    # functions may be answered by others (`\\sec^2 y` for `\\tan^2 y + 1`)
+    gold_has_functions = any(_is_function(f) for f in gold_forms)
+    piecewise = {
+        f
+        for f in pred_forms - gold_forms
+        if f in PIECEWISE_FORMS or (_is_function(f) and not gold_has_functions)
+    }
+    if "root" in gold_forms:
+        piecewise.discard("Abs")  # `|x|` for `\\sqrt{x^2}`: an even root is an absolute value
+    if piecewise:
+        return f"uses {', '.join(sorted(piecewise))}, which the ground truth does not"
+    if _free_symbols([pred_tree]) - _free_symbols([gold_tree]):
+        return "an unknown the ground truth does not have"
+    if not form_rules:
+        return None  # the rules above are about equality; those below about form (a setting)
+    if _factored(gold_tree) and isinstance(pred_tree, sympy.Add):
+        return "an expanded expression where the ground truth is factored: factor it"
+    expanded_gold = isinstance(gold_tree, sympy.Add) and not _has_product_of_sums(gold_tree)
+    if expanded_gold and _has_product_of_sums(pred_tree):
+        return "a product of sums where the ground truth is expanded: expand it"
+    if _has_denominator_with_unknowns(pred_tree) and not _has_denominator_with_unknowns(gold_tree):
+        return "a fraction left to simplify (the ground truth has no denominator with unknowns)"
+    extra = (pred_forms - gold_forms) & FORM_RULES_FOR_EXPRESSIONS
+    if extra:
+        return f"not in the ground truth's form (uses {', '.join(sorted(extra))})"
+    return None
+
+
+# functions whose value is piecewise: never sampled into equality unless the ground truth has one
+PIECEWISE_FORMS = frozenset(["Min", "Max", "floor", "ceiling", "frac", "sign", "Abs", "Mod"])
+
+
+def _is_function(form: str) -> bool:
+    """Whether a form is a SymPy function's name (`sin`, `exp`, `log`), as `_walk` records."""
+    return isinstance(getattr(sympy, form, None), sympy.FunctionClass)
+
+
+def _has_denominator_with_unknowns(tree: Any) -> bool:
+    if not isinstance(tree, sympy.Basic):
+        return False
+    return any(
+        isinstance(sub, sympy.Pow)
+        and (sub.args[1].is_negative or sub.args[1] == -1)
+        and bool(_free_symbols([sub.args[0]]))
+        for sub in sympy.preorder_traversal(tree)
+    )
+
+
+def _sum_with_unknowns(node: Any) -> bool:
+    return isinstance(node, sympy.Add) and bool(_free_symbols([node]))
+
+
+def _factored(tree: Any) -> bool:
+    """A product of sums of unknowns (`(x+2)(x+3)`, `x(x+1)`) or a power of one (`(x-1)^2`).
+
+    A single sum scaled by a constant (`2(x+1)`, `\\frac{x+2}{7}`) is not factored: its
+    expansion (`2x+2`, `\\frac{x}{7}+\\frac{2}{7}`) is as simple a form of it.
+    """
+    if isinstance(tree, sympy.Pow):
+        exponent = tree.args[1]
+        return _sum_with_unknowns(tree.args[0]) and bool(exponent.is_Integer and exponent > 1)
+    if isinstance(tree, sympy.Mul):
+        with_unknowns = [arg for arg in tree.args if _free_symbols([arg])]
+        has_sum = any(
+            _sum_with_unknowns(arg) or (isinstance(arg, sympy.Pow) and _factored(arg))
+            for arg in with_unknowns
+        )
+        return has_sum and (
+            len(with_unknowns) >= 2 or any(isinstance(a, sympy.Pow) for a in with_unknowns)
+        )
+    return False
+
+
+def _has_product_of_sums(tree: Any) -> bool:
+    if not isinstance(tree, sympy.Basic):
+        return False
+    return any(
+        isinstance(sub, sympy.Mul | sympy.Pow) and _factored(sub)
+        for sub in sympy.preorder_traversal(tree)
+    )
 
 
 def _is_plain(node: Any) -> bool:

@@ -21,7 +21,8 @@ class Conventions:
 
     percent: str = "either"
     min_rounded_digits: int = 6
-    rel_tol: float = 1e-40
+    rel_tol: float = 0.0
+    form_rules: bool = True  # expressions must be in the ground truth's form (see config)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,9 @@ The whole batch's extraction and fast decisions run on one thread off the event 
 that need SymPy go to the pool, first with a short budget (`quick_attempt_s`) so a pathological
 item cannot hold the workers while others wait, then with the rest of their deadline. An item's
 `elapsed_s` is the worker time it took (never more than its deadline); one that waits for a
-worker longer than `max_queue_wait_s` is an `error` (the verifier was overloaded).
+worker longer than `max_queue_wait_s` for its first attempt is an `error` (the verifier was
+overloaded); one that already ran out of its quick attempt and then waits that long for the rest
+of its deadline is `timed_out` (what an answer costs to check is the answer's).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class MathVerifier:
             percent=settings.percent,
             min_rounded_digits=settings.min_rounded_digits,
             rel_tol=settings.rel_tol,
+            form_rules=settings.form_rules,
         )
         self.cache: BoundedLru[tuple[str, bool, str, bool], CachedOutcome] = BoundedLru(
             settings.cache_size
@@ -69,7 +72,10 @@ class MathVerifier:
             elif isinstance(cached, TimedOut) and cached.timeout_s >= timeout_s:
                 results[index] = _timed_out(item, verdict.extracted, timeout_s, 0.0)
             else:
-                slow.append((index, self._slow(item, verdict, timeout_s, started)))
+                # the quick attempts of this batch's own slow items ahead of this one are its
+                # batch's cost, not an overload: they extend the time it may wait for a worker
+                ahead_s = (len(slow) // self.settings.workers + 1) * self.settings.quick_attempt_s
+                slow.append((index, self._slow(item, verdict, timeout_s, started, ahead_s)))
         self.fast_items += len(items) - len(slow)
         self.slow_items += len(slow)
         if slow:
@@ -81,19 +87,33 @@ class MathVerifier:
 
     def _judge_all(self, items: Sequence[MathItem]) -> list[Judged]:
         fallback = self.settings.fallback
-        return [judge(item.response, item.answer, self.conventions, fallback) for item in items]
+        return [
+            judge(item.response, item.answer, self.conventions, fallback, item.problem)
+            for item in items
+        ]
 
     async def _slow(
-        self, item: MathItem, judged: Judged, timeout_s: float, batch_started: float
+        self,
+        item: MathItem,
+        judged: Judged,
+        timeout_s: float,
+        batch_started: float,
+        ahead_s: float = 0.0,
     ) -> MathResult:
         job = judged.slow
         assert job is not None
-        patience_s = self.settings.max_queue_wait_s + 2 * timeout_s
+        patience_s = self.settings.max_queue_wait_s + 2 * timeout_s + ahead_s
+        attempt = _Attempt()
         try:
             outcome, spent_s = await asyncio.wait_for(
-                self._grade_in_pool(job, timeout_s), patience_s
+                self._grade_in_pool(job, timeout_s, attempt), patience_s
             )
         except TimeoutError:
+            if attempt.quick_timed_out:
+                # it already used its quick attempt and was too slow: the wait for the rest of
+                # its deadline is its own cost, so it is `timed_out` (reward 0), not an error
+                self.cache.put(job.cache_key, TimedOut(timeout_s))
+                return _timed_out(item, judged.extracted, timeout_s, self.settings.quick_attempt_s)
             return _error(
                 item,
                 judged.extracted,
@@ -110,7 +130,9 @@ class MathVerifier:
             return _timed_out(item, judged.extracted, timeout_s, spent_s)
         return _error(item, judged.extracted, outcome.message, spent_s)
 
-    async def _grade_in_pool(self, job: SlowJob, timeout_s: float) -> tuple[Outcome, float]:
+    async def _grade_in_pool(
+        self, job: SlowJob, timeout_s: float, attempt: _Attempt
+    ) -> tuple[Outcome, float]:
         """The outcome and the seconds workers spent on it (queueing not included)."""
         args = (job, self.conventions)
         quick_s = self.settings.quick_attempt_s
@@ -118,6 +140,7 @@ class MathVerifier:
             outcome = await self.pool.run(grade_timed, args, quick_s)
             if outcome.kind != "timeout":
                 return _unwrap(outcome)
+            attempt.quick_timed_out = True
             # queued behind the quick attempts of the rest of the batch (pebble is FIFO)
             outcome = await self.pool.run(grade_timed, args, timeout_s - quick_s)
             if outcome.kind == "timeout":
@@ -142,6 +165,15 @@ class MathVerifier:
         )
         ok = alive and bool(stats["active"])
         return DomainHealth(ok=ok, detail="" if ok else "math worker pool is down", stats=stats)
+
+
+class _Attempt:
+    """What an item's grading got to: whether its quick attempt ran and ran out of time."""
+
+    __slots__ = ("quick_timed_out",)
+
+    def __init__(self) -> None:
+        self.quick_timed_out = False
 
 
 def _unwrap(outcome: Outcome) -> tuple[Outcome, float]:

@@ -244,9 +244,11 @@ STRUCTURES = [
 ]
 
 ALGEBRA = [
-    (_box("x^2+2x+1"), "(x+1)^2", True),
+    # flipped (issue 27): not in the ground truth's form
+    (_box("x^2+2x+1"), "(x+1)^2", False),
     (_box("x^2+2x+2"), "(x+1)^2", False),
-    (_box("(x-1)(x+1)"), "x^2-1", True),
+    # flipped (issue 27): not in the ground truth's form
+    (_box("(x-1)(x+1)"), "x^2-1", False),
     (_box("(x-1)(x+2)"), "x^2-1", False),
     (_box("2 \\sin b \\cos a"), "2 \\sin b \\cos a", True),
     (_box("2\\cos a \\sin b"), "2 \\sin b \\cos a", True),
@@ -258,13 +260,16 @@ ALGEBRA = [
     (_box("-2p+2"), "2-2p", True),
     (_box("2+2p"), "2-2p", False),
     (_box("\\sin^2 x + \\cos^2 x"), "1", False),
-    (_box("\\frac{x^2-1}{x-1}"), "x+1", True),
+    # flipped (issue 27): not in the ground truth's form
+    (_box("\\frac{x^2-1}{x-1}"), "x+1", False),
     (_box("\\frac{x^2-1}{x+1}"), "x+1", False),
-    (_box("a^2-b^2"), "(a-b)(a+b)", True),
+    # flipped (issue 27): not in the ground truth's form
+    (_box("a^2-b^2"), "(a-b)(a+b)", False),
     (_box("a^2+b^2"), "(a-b)(a+b)", False),
     (_box("\\sqrt{x^2}"), "|x|", True),
     (_box("\\sqrt{x^2}"), "x", False),
-    (_box("\\frac{1}{x}+\\frac{1}{y}"), "\\frac{x+y}{xy}", True),
+    # flipped (issue 27): not in the ground truth's form
+    (_box("\\frac{1}{x}+\\frac{1}{y}"), "\\frac{x+y}{xy}", False),
     (_box("\\frac{1}{x}+\\frac{1}{y}"), "\\frac{x+y}{x+y}", False),
     (_box("3x+2"), "2+3x", True),
     (_box("3x+2"), "3y+2", False),
@@ -417,8 +422,10 @@ EXTRACTION = [
         "7",
         True,
     ),
-    ("We get \\boxed{\\frac{1}{\\sqrt{2}}} as the result.", "\\frac{\\sqrt{2}}{2}", True),
-    ("Nested: \\boxed{\\frac{\\sqrt{3}}{\\sqrt{\\frac{1}{4}}}}", "2\\sqrt{3}", True),
+    # flipped (issue 27): not in the ground truth's form
+    ("We get \\boxed{\\frac{1}{\\sqrt{2}}} as the result.", "\\frac{\\sqrt{2}}{2}", False),
+    # flipped (issue 27): not in the ground truth's form
+    ("Nested: \\boxed{\\frac{\\sqrt{3}}{\\sqrt{\\frac{1}{4}}}}", "2\\sqrt{3}", False),
     ("\\fbox{12}", "12", True),
     ("\\boxed 5", "5", True),
     ("\\boxed{5} and then again \\boxed{5}", "5", True),
@@ -465,7 +472,8 @@ MIXED_FORMS = [
     ("\\boxed{12 \\text{ cm}}", "12", True),
     ("5 dollars", "\\$5", True),
     ("\\boxed{1000}", "1,000", True),
-    ("\\boxed{\\sqrt{18}}", "3\\sqrt{2}", True),
+    # flipped (issue 27): not in the ground truth's form
+    ("\\boxed{\\sqrt{18}}", "3\\sqrt{2}", False),
     ("\\boxed{\\infty}", "\\infty", True),
     ("\\boxed{2}\\boxed{2}", "2", True),
     ("\\boxed{x \\cdot x}", "x^2", True),
@@ -506,7 +514,8 @@ MIXED_FORMS = [
     ("\\boxed{x \\in (-\\infty, 2)}", "(-\\infty, 2)", True),
     ("\\boxed{x < 2}", "(-\\infty, 2)", True),
     ("\\boxed{a=2}", "2", True),
-    ("\\boxed{\\frac{1}{\\sqrt{3}}}", "\\frac{\\sqrt{3}}{3}", True),
+    # flipped (issue 27): not in the ground truth's form
+    ("\\boxed{\\frac{1}{\\sqrt{3}}}", "\\frac{\\sqrt{3}}{3}", False),
     ("\\boxed{2\\sqrt{2}}", "\\sqrt{8}", True),
     ("\\boxed{\\sqrt{2}}", "\\sqrt{3}", False),
     ("\\boxed{1{,}000{,}000}", "10^6", True),
@@ -599,7 +608,8 @@ UNDEFINED_EVERYWHERE = [
     (_box("\\infty - \\infty"), "0", False),
     (_box("\\tan\\frac{\\pi}{2}"), "\\infty", False),
     # removable or isolated singularities stay fine
-    (_box("\\frac{x^2-1}{x-1}"), "x+1", True),
+    # flipped (issue 27): not in the ground truth's form
+    (_box("\\frac{x^2-1}{x-1}"), "x+1", False),
     (_box("\\frac{|x|}{x}"), "\\frac{x}{|x|}", True),
     (_box("\\frac{1}{x-1}"), "\\frac{1}{x-1}", True),
     (_box("\\frac{1}{1-x}"), "-\\frac{1}{x-1}", True),

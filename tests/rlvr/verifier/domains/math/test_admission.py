@@ -14,7 +14,7 @@ from tests.rlvr.verifier.domains.await_points import cancel_at_every_await_point
 
 # decided in-process (fast path), by SymPy in a worker, and past a quick attempt in a worker
 FAST = MathItem(id="fast", response="\\boxed{4}", answer="4")
-SYMPY = MathItem(id="sympy", response="\\boxed{x^2+2x+1}", answer="(x+1)^2")
+SYMPY = MathItem(id="sympy", response="\\boxed{(1+x)^2}", answer="(x+1)^2")
 HUGE = MathItem(id="huge", response="\\boxed{10^{10^{10}}}", answer="10^{10^{10}}+1", timeout_s=0.4)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from rlvr.verifier.domains.math.grade import to_sympy
+from rlvr.verifier.domains.math.parsing import to_sympy
 from rlvr.verifier.domains.math.unevaluated import forms
 from tests.rlvr.verifier.domains.math.test_cases import judge_in_process
 

@@ -36,7 +36,7 @@ def item(response: str, answer: str, timeout_s: float | None = None) -> MathItem
 
 async def test_results_come_back_in_order_with_ids(verifier: MathVerifier) -> None:
     items = [
-        MathItem(id="a", response="\\boxed{x^2+2x+1}", answer="(x+1)^2"),
+        MathItem(id="a", response="\\boxed{(1+x)^2}", answer="(x+1)^2"),
         MathItem(id="b", response="\\boxed{4}", answer="5"),
         MathItem(id="c", response="\\boxed{\\frac{\\sqrt{2}}{2}}", answer="\\frac{1}{\\sqrt{2}}"),
     ]
@@ -45,13 +45,13 @@ async def test_results_come_back_in_order_with_ids(verifier: MathVerifier) -> No
     assert [r.status for r in results] == [Status.passed, Status.failed, Status.passed]
     assert results[1].reward == 0.0 and results[0].reward == 1.0
     assert results[1].detail == "parsed 4, expected 5"
-    assert results[0].extracted == "x^2+2x+1"
+    assert results[0].extracted == "(1+x)^2"
 
 
 async def test_pathological_item_times_out_alone_and_others_are_prompt(
     verifier: MathVerifier,
 ) -> None:
-    easy = [item(f"\\boxed{{(x+{k})^2}}", f"x^2+{2 * k}x+{k * k}") for k in range(1, 9)]
+    easy = [item(f"\\boxed{{({k}+x)^2}}", f"(x+{k})^2") for k in range(1, 9)]
     poison = [item(HUGE, "10^{10^{10}}+1"), item(HUGE, "10^{10^{10}}-1")]
     started = time.perf_counter()
     results = await verifier.verify_batch([poison[0], *easy, poison[1]])
@@ -71,7 +71,7 @@ async def test_per_item_timeout_is_capped_by_settings(verifier: MathVerifier) ->
 
 
 async def test_repeated_pair_is_served_from_cache(verifier: MathVerifier) -> None:
-    pair = item("\\boxed{\\sqrt{50}}", "5\\sqrt{2}")
+    pair = item("\\boxed{\\sqrt{2} \\cdot 5}", "5\\sqrt{2}")
     first = (await verifier.verify_batch([pair]))[0]
     hits_before = verifier.cache.hits
     second = (await verifier.verify_batch([pair]))[0]
@@ -185,3 +185,21 @@ async def test_grader_exception_is_an_error_verdict() -> None:
         assert outcome.kind == "error" and "ValueError" in outcome.message
     finally:
         pool.close()
+
+
+async def test_slow_wrong_answers_past_their_quick_attempt_are_timed_out_not_errors() -> None:
+    """Issue 27: a batch of distinct slow wrong answers left items waiting past the queue
+    patience, and they came back as `error` (dropped from training). An item whose quick
+    attempt already ran out has shown its cost; waiting for the rest is its own: `timed_out`."""
+    settings = MathSettings(
+        workers=1, default_timeout_s=0.6, quick_attempt_s=0.2, max_queue_wait_s=0.1
+    )
+    slow = [item(f"\\boxed{{(x+y+z+w+c)^{{{60 + k}}}}}", "x") for k in range(6)]
+    honest = item("\\boxed{(1+x)^2}", "(x+1)^2")
+    async with open_math_verifier(settings) as opened:
+        results = await opened.verify_batch([*slow, honest])
+    statuses = [r.status for r in results[:-1]]
+    assert Status.error not in statuses, [r.detail for r in results]
+    assert all(s in (Status.timed_out, Status.failed) for s in statuses)
+    assert all(r.reward == 0.0 for r in results[:-1])
+    assert results[-1].status is Status.passed, results[-1].detail

@@ -1,0 +1,158 @@
+"""Equality of exact SymPy values that a policy cannot game: exact differences, random points.
+
+Exact values compare by their difference at 80 digits (SymPy raises its working precision to
+resolve cancellation), so `\\pi + 10^{-45}` is not `\\pi`; a difference SymPy cannot tell from
+zero counts as zero. Expressions with unknowns that no expansion proves equal are compared at
+exact rational points drawn from a per-process random source, at magnitudes from 1/131 to 10^7
+and both signs, so a candidate cannot learn the points and build an expression that vanishes
+there. Runs inside a killable worker.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import sympy
+
+PRECISION_DIGITS = 80
+
+# an identity test needs this many points where both sides have a finite value; an expression
+# undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) equals nothing
+_MIN_DEFINED_POINTS = 6
+_MAX_POINT_TRIES = 18
+
+
+# the sampling points come from a per-process random source (a candidate cannot learn them and
+# build `\\prod (x - p_i)` that vanishes there), at magnitudes from 1/31 to 10^7 and both signs
+# (`\\min(x, 100)`, `x + \\lfloor x^2/200 \\rfloor` differ from `x` only far from 0)
+_POINTS = random.Random(int.from_bytes(os.urandom(8), "big"))
+_SCALES = (1, -1, 1000, -1000, 10**7, -(10**7))
+
+
+# evalf returns a Float with fewer bits of precision than this when it could not tell a
+# difference from zero (`log(8) - 3 log(2)` -> `0.e-250`): no difference SymPy can resolve
+_RESOLVED_BITS = 128  # 80 digits are 266 bits; a resolved difference keeps most of them
+
+
+def close(a: Any, b: Any, rel_tol: float) -> bool:
+    """|a - b| <= rel_tol * max(|a|, |b|), evaluated at 80 digits; False if not evaluable."""
+    try:
+        difference = abs(sympy.N(a - b, PRECISION_DIGITS))
+        scale = max(abs(sympy.N(a, PRECISION_DIGITS)), abs(sympy.N(b, PRECISION_DIGITS)))
+        if not (difference.is_Number and scale.is_Number):
+            return False
+        if scale == 0:
+            return bool(difference == 0)
+        return bool(difference <= rel_tol * scale)
+    except (TypeError, ValueError, ArithmeticError):
+        return False
+
+
+def agree_at_random_points(
+    gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], rel_tol: float, seed: int = 0
+) -> bool:
+    """Equal at `_MIN_DEFINED_POINTS` exact random points where both sides are finite.
+
+    A point where either side is undefined or infinite proves nothing and is skipped; running
+    out of tries before enough points were defined means "not equal": an expression that is
+    undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) must never equal everything.
+    """
+    rng = _POINTS
+    defined = 0
+    for index in range(_MAX_POINT_TRIES):
+        point = random_point(rng, symbols, index + seed)
+        try:
+            exact_a, exact_b = gold.xreplace(point), pred.xreplace(point)
+            a = exact_a.evalf(PRECISION_DIGITS)
+            b = exact_b.evalf(PRECISION_DIGITS)
+        except (TypeError, ValueError, ZeroDivisionError):
+            return False
+        if not (finite(a) and finite(b)):
+            if not (a.is_number and b.is_number):
+                return False  # something that is not a number even at a point
+            continue
+        if differ(exact_a, exact_b, rel_tol):
+            return False
+        defined += 1
+        if defined >= _MIN_DEFINED_POINTS:
+            return True
+    return False
+
+
+def random_point(rng: random.Random, symbols: list[Any], index: int = 0) -> dict[Any, Any]:
+    """Exact rational points; the `index`-th point's magnitude cycles through `_SCALES` (each
+    symbol with its own random sign after the first), so every run sees small and large, positive
+    and negative values."""
+    point = {}
+    for position, symbol in enumerate(symbols):
+        scale = _SCALES[(index + position) % len(_SCALES)]
+        if position and rng.random() < 0.5:
+            scale = -scale
+        point[symbol] = scale * sympy.Rational(rng.randint(1, 997), rng.randint(7, 131))
+    return point
+
+
+def differ(a: Any, b: Any, rel_tol: float) -> bool:
+    """Whether two exact values differ: exactly for rationals; otherwise the difference at 80
+    digits (SymPy raises precision to resolve cancellation), equal only when it could not be told
+    from zero. A positive `rel_tol` (a setting, 0 by default) forgives a relative difference up
+    to it; with 0, `\\pi + 10^{-45}` is not `\\pi`."""
+    difference = a - b
+    if difference == 0:
+        return False
+    if isinstance(difference, sympy.Rational):
+        return rel_tol == 0 or not close(a, b, rel_tol)
+    try:
+        value = sympy.N(difference, PRECISION_DIGITS)
+    except (TypeError, ValueError, ArithmeticError):
+        return True
+    if not value.is_number:
+        return True
+    if value == 0:
+        return False
+    resolved = all(
+        part == 0 or not isinstance(part, sympy.Float) or part._prec >= _RESOLVED_BITS
+        for part in value.as_real_imag()
+    )
+    if not resolved:
+        return False
+    return rel_tol == 0 or not close(a, b, rel_tol)
+
+
+def finite(value: Any) -> bool:
+    """A number with a finite value (not zoo, nan or an infinity, not a leftover symbol)."""
+    return bool(value.is_number) and not value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
+
+
+def proportional(a: sympy.Expr, b: sympy.Expr, positive: bool) -> bool:
+    """`a = 0` and `b = 0` (or `a > 0`, `b > 0` with `positive`) agree when a/b is a constant.
+
+    The ratio is sampled at exact random points (80 digits) rather than simplified: the same
+    constant at every point (nonzero, and positive for inequalities) means proportional.
+    """
+    if a == 0 or b == 0:
+        return bool(a == b)
+    symbols = sorted((a.free_symbols | b.free_symbols), key=str)
+    rng = _POINTS
+    ratios = []
+    for index in range(_MAX_POINT_TRIES):
+        point = random_point(rng, symbols, index)
+        try:
+            numerator = a.xreplace(point).evalf(PRECISION_DIGITS)
+            denominator = b.xreplace(point).evalf(PRECISION_DIGITS)
+            if not (finite(numerator) and finite(denominator)) or denominator == 0:
+                continue  # undefined here: proves nothing
+            ratio = a.xreplace(point) / b.xreplace(point)  # exact: compared exactly below
+            ratio_value = ratio.evalf(PRECISION_DIGITS)
+        except (TypeError, ValueError, ZeroDivisionError):
+            return False
+        if not finite(ratio_value) or ratio_value == 0:
+            return False
+        ratios.append(ratio)
+        if len(ratios) >= _MIN_DEFINED_POINTS:
+            break
+    if len(ratios) < _MIN_DEFINED_POINTS or any(differ(r, ratios[0], 0) for r in ratios[1:]):
+        return False
+    return bool(ratios[0].evalf(PRECISION_DIGITS).is_positive) if positive else True
