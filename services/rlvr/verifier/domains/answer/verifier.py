@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from rlvr.schemas.answer import AnswerItem, AnswerResult
-from rlvr.schemas.common import DomainHealth, Status
+from rlvr.schemas.common import Status
 from rlvr.verifier.domains.answer.config import AnswerSettings
 from rlvr.verifier.domains.answer.match import judge_answer
-from rlvr.verifier.domains.batching import Admission, item_result
+from rlvr.verifier.domains.batching import item_result
+from rlvr.verifier.domains.reference.inline import InlineVerifier
 
 
 def answer_result(item: AnswerItem) -> AnswerResult:
@@ -30,24 +30,9 @@ def answer_result(item: AnswerItem) -> AnswerResult:
     )
 
 
-class AnswerVerifier:
+class AnswerVerifier(InlineVerifier[AnswerItem, AnswerResult]):
     def __init__(self, settings: AnswerSettings) -> None:
-        self.settings = settings
-        self.admission = Admission(
-            "answer", settings.max_queue_items, "max_queue_items", settings.retry_after_s
-        )
-        self.judged_items = 0
-
-    async def verify_batch(self, items: Sequence[AnswerItem]) -> list[AnswerResult]:
-        async with self.admission.admit(len(items)):  # Overloaded -> 503 for the whole batch
-            results = await asyncio.to_thread(lambda: [answer_result(item) for item in items])
-        self.judged_items += len(items)
-        return results
-
-    def health(self) -> DomainHealth:
-        return DomainHealth(
-            ok=True, stats={**self.admission.stats(), "judged_items": self.judged_items}
-        )
+        super().__init__("answer", settings, answer_result, AnswerResult)
 
 
 @asynccontextmanager

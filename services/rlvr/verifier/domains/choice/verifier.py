@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from rlvr.schemas.choice import ChoiceItem, ChoiceResult
-from rlvr.schemas.common import DomainHealth, Status
-from rlvr.verifier.domains.batching import Admission, item_result
+from rlvr.schemas.common import Status
+from rlvr.verifier.domains.batching import item_result
 from rlvr.verifier.domains.choice.config import ChoiceSettings
 from rlvr.verifier.domains.choice.labels import (
     DEFAULT_OPTION_COUNT,
@@ -18,6 +17,7 @@ from rlvr.verifier.domains.choice.labels import (
     label_set,
 )
 from rlvr.verifier.domains.choice.read import ChoiceReason, read_choice
+from rlvr.verifier.domains.reference.inline import InlineVerifier
 
 
 def labels_of(item: ChoiceItem) -> LabelSet:
@@ -62,24 +62,9 @@ def judge_choice(item: ChoiceItem) -> ChoiceResult:
     )
 
 
-class ChoiceVerifier:
+class ChoiceVerifier(InlineVerifier[ChoiceItem, ChoiceResult]):
     def __init__(self, settings: ChoiceSettings) -> None:
-        self.settings = settings
-        self.admission = Admission(
-            "choice", settings.max_queue_items, "max_queue_items", settings.retry_after_s
-        )
-        self.judged_items = 0
-
-    async def verify_batch(self, items: Sequence[ChoiceItem]) -> list[ChoiceResult]:
-        async with self.admission.admit(len(items)):  # Overloaded -> 503 for the whole batch
-            results = await asyncio.to_thread(lambda: [judge_choice(item) for item in items])
-        self.judged_items += len(items)
-        return results
-
-    def health(self) -> DomainHealth:
-        return DomainHealth(
-            ok=True, stats={**self.admission.stats(), "judged_items": self.judged_items}
-        )
+        super().__init__("choice", settings, judge_choice, ChoiceResult)
 
 
 @asynccontextmanager
