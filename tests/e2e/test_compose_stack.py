@@ -139,9 +139,11 @@ def test_mixed_batch_through_verify(stack: ComposeProject) -> None:
     ]
 
 
-def test_lean_without_a_toolchain_refuses_cheats_and_reports_errors(stack: ComposeProject) -> None:
-    """This image has no Lean (RLVR_INSTALL_LEAN=false): an honest proof is the verifier's own
-    `error` (reward null, so a trainer drops it), while a forbidden construct is still refused."""
+def test_lean_without_a_toolchain_is_an_error_for_every_item(stack: ComposeProject) -> None:
+    """This image has no Lean (RLVR_INSTALL_LEAN=false): every item is the verifier's own `error`
+    (reward null, so a trainer drops it), a forbidden construct included: the "Lean unavailable"
+    answer comes before any pre-check work (issue 21, item 15), and `/health` says Lean is not
+    offered rather than degraded."""
     statement = "theorem two : 1 + 1 = 2"
     results = post(
         stack,
@@ -152,9 +154,9 @@ def test_lean_without_a_toolchain_refuses_cheats_and_reports_errors(stack: Compo
         ],
     )
     verdicts = {r["id"]: r for r in results}
-    assert verdicts["honest"]["status"] == "error" and verdicts["honest"]["reward"] is None
-    assert "no Lean toolchain" in verdicts["honest"]["detail"]
-    assert verdicts["exit"]["status"] == "failed" and verdicts["exit"]["reward"] == 0.0
+    for item_id in ("honest", "exit"):
+        assert verdicts[item_id]["status"] == "error" and verdicts[item_id]["reward"] is None
+        assert "no Lean toolchain" in verdicts[item_id]["detail"]
 
 
 def test_cpu_trainer_container_trains_against_the_verifier(stack: ComposeProject) -> None:
