@@ -238,7 +238,7 @@ def compute_score_batch(
     **_: Any,
 ) -> list[dict[str, Any]]:
     """Score a whole batch in one (chunked, concurrent) call: verl's `BatchRewardManager`."""
-    extras = extra_infos or [None] * len(solution_strs)
+    extras = list(extra_infos) if extra_infos is not None else [None] * len(solution_strs)
     items = [
         item_for(s, g, d, e)
         for s, g, d, e in zip(solution_strs, ground_truths, data_sources, extras, strict=True)
