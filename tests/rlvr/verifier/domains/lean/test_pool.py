@@ -380,8 +380,11 @@ async def test_without_a_toolchain_items_get_an_error_fast() -> None:
         started = time.monotonic()
         results = await verifier.verify_batch([item(), item("#exit")])
     assert not health.ok and "no Lean toolchain" in health.detail
-    assert results[0].status is Status.error and "no Lean toolchain" in results[0].detail
-    assert results[1].status is Status.failed  # the pre-check needs no Lean
+    # Every item, a forbidden construct included: "unavailable" is answered before any pre-check
+    # work (issue 21, item 15), and health says Lean is not offered.
+    for result in results:
+        assert result.status is Status.error and "no Lean toolchain" in result.detail
+    assert health.offered is False
     assert time.monotonic() - started < 0.5
 
 
