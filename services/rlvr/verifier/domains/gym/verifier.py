@@ -23,10 +23,11 @@ from rlvr.verifier.domains.gym.config import GymSettings
 from rlvr.verifier.domains.gym.extract import Extracted, extract_gym_answer
 from rlvr.verifier.domains.gym.scoring import score_answer, score_many, warm
 from rlvr.verifier.domains.gym.tasks import check_tasks, task_names
-from rlvr.verifier.domains.math.workers import WorkerPool
+from rlvr.verifier.domains.math.workers import WorkerPool, preload_in_forkserver
 
 _SCORING_MODULE = "rlvr.verifier.domains.gym.scoring"
 _PRELOAD = ["reasoning_gym", _SCORING_MODULE]
+preload_in_forkserver(*_PRELOAD)  # before any pool starts the process's forkserver
 
 
 class GymVerifier:
@@ -165,12 +166,12 @@ class GymVerifier:
         )
 
     def health(self) -> DomainHealth:
-        stats = self.pool.stats()
-        stats.update(
-            self.admission.stats(), tasks=len(self.known), chunks_retried=self.chunks_retried
+        return self.pool.health(
+            "gym",
+            **self.admission.stats(),
+            tasks=len(self.known),
+            chunks_retried=self.chunks_retried,
         )
-        ok = bool(stats["active"])
-        return DomainHealth(ok=ok, detail="" if ok else "gym worker pool is down", stats=stats)
 
 
 def _unanswered(item: GymItem, found: Extracted) -> GymResult:

@@ -22,11 +22,12 @@ from rlvr.verifier.domains.ifeval.config import IfevalSettings
 from rlvr.verifier.domains.ifeval.judge import Judgement, judge
 from rlvr.verifier.domains.ifeval.language import warm_up
 from rlvr.verifier.domains.ifeval.text import count_sentences
-from rlvr.verifier.domains.math.workers import WorkerPool
+from rlvr.verifier.domains.math.workers import WorkerPool, preload_in_forkserver
 
 log = logging.getLogger(__name__)
 
 _JUDGE_MODULE = "rlvr.verifier.domains.ifeval.worker"
+preload_in_forkserver(_JUDGE_MODULE)  # before any pool starts the process's forkserver
 
 
 def score_of(item: IfevalItem, judgement: Judgement) -> float:
@@ -160,12 +161,12 @@ class IfevalVerifier:
         return error_result(item, outcome.message, 0.0)
 
     def health(self) -> DomainHealth:
-        stats = self.pool.stats()
-        stats.update(
-            self.admission.stats(), inline_items=self.inline_items, pooled_items=self.pooled_items
+        return self.pool.health(
+            "ifeval",
+            **self.admission.stats(),
+            inline_items=self.inline_items,
+            pooled_items=self.pooled_items,
         )
-        ok = bool(stats["active"])
-        return DomainHealth(ok=ok, detail="" if ok else "ifeval worker pool is down", stats=stats)
 
 
 def _warm() -> None:

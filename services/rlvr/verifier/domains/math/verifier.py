@@ -26,11 +26,12 @@ from rlvr.verifier.domains.math.config import MathSettings
 from rlvr.verifier.domains.math.grade import grade, grade_timed
 from rlvr.verifier.domains.math.judge import Judged, judge
 from rlvr.verifier.domains.math.verdict import Conventions, SlowJob, Verdict
-from rlvr.verifier.domains.math.workers import Outcome, WorkerPool
+from rlvr.verifier.domains.math.workers import Outcome, WorkerPool, preload_in_forkserver
 
 log = logging.getLogger(__name__)
 
 _GRADER_MODULE = "rlvr.verifier.domains.math.prewarm"
+preload_in_forkserver(_GRADER_MODULE)  # before any pool starts the process's forkserver
 
 
 class MathVerifier:
@@ -153,18 +154,15 @@ class MathVerifier:
         return _unwrap(outcome)
 
     def health(self) -> DomainHealth:
-        alive = self.pool.ensure_alive()  # an idle worker killed: replaced now, not at next item
-        stats = self.pool.stats()
-        stats.update(
-            self.admission.stats(),
+        return self.pool.health(
+            "math",
+            **self.admission.stats(),
             cache_size=len(self.cache),
             cache_hits=self.cache.hits,
             cache_misses=self.cache.misses,
             fast_items=self.fast_items,
             slow_items=self.slow_items,
         )
-        ok = alive and bool(stats["active"])
-        return DomainHealth(ok=ok, detail="" if ok else "math worker pool is down", stats=stats)
 
 
 class _Attempt:

@@ -26,6 +26,8 @@ from typing import Any, Literal
 
 from pebble import ProcessExpired, ProcessPool
 
+from rlvr.schemas.common import DomainHealth
+
 log = logging.getLogger(__name__)
 
 OutcomeKind = Literal["ok", "timeout", "crash", "error"]
@@ -42,6 +44,24 @@ def _is_being_cancelled() -> bool:
     """Whether the awaiting task itself was cancelled (not only the pebble future under it)."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
+
+
+# pebble itself is preloaded too: a replacement worker unpickles pebble's worker loop, and
+# importing pebble there would cost ~0.2 s of the next item's deadline.
+_FORKSERVER_PRELOAD: set[str] = {"pebble.pool.process"}
+
+
+def preload_in_forkserver(*modules: str) -> None:
+    """Have the process's forkserver import `modules` when it starts.
+
+    A process has one forkserver for every pool (math, gym, ifeval), and it imports what was
+    asked when it started: a pool made after another started it would fork workers without its
+    modules, and each replacement worker would import them inside an item's deadline. So each
+    domain's verifier module registers its workers' modules when it is imported: the app (and a
+    test session, at collection) imports them all before the first pool starts the forkserver.
+    """
+    _FORKSERVER_PRELOAD.update(modules)
+    multiprocessing.get_context("forkserver").set_forkserver_preload(sorted(_FORKSERVER_PRELOAD))
 
 
 class WorkerPool:
@@ -66,9 +86,7 @@ class WorkerPool:
 
     def _new_pool(self) -> ProcessPool:
         context = multiprocessing.get_context("forkserver")
-        # pebble itself is preloaded too: a replacement worker unpickles pebble's worker loop,
-        # and importing pebble there would cost ~0.2 s of the next item's deadline
-        context.set_forkserver_preload(["pebble.pool.process", *self._preload])
+        preload_in_forkserver(*self._preload)
         pool = ProcessPool(max_workers=self.workers, context=context)
         _ = pool.active  # starts its workers now: a replacement is warm for the next item
         return pool
@@ -205,6 +223,16 @@ class WorkerPool:
             "restarts": self.restarts,
             "moved": self.moved,
         }
+
+    def health(self, domain: str, **domain_stats: Any) -> DomainHealth:
+        """A pooled domain's health: a pool pebble gave up (an idle worker killed) is replaced
+        now, not at the next item, so a monitor (or Ray Serve's health check) never sees a
+        domain down that the next item would find serving. One place for math, gym and ifeval."""
+        alive = self.ensure_alive()
+        stats = {**self.stats(), **domain_stats}
+        ok = alive and bool(stats["active"])
+        detail = "" if ok else f"{domain} worker pool is down"
+        return DomainHealth(ok=ok, detail=detail, stats=stats)
 
     def close(self) -> None:
         self._pool.stop()
