@@ -171,8 +171,7 @@ def _uncommitted_box(text: str, start: int, end: int) -> str | None:
     tail = text[end : end + MAX_ANSWER_CHARS]
     if _offers_another(tail):
         return "the boxed value comes with a condition or an alternative: not one answer"
-    revision = _REVISION_RE.search(tail)
-    if revision is not None and _VALUE_RE.search(tail, revision.end()):
+    if _revises_afterwards(tail):
         return (
             "the response revises its boxed value afterwards without boxing a new one: "
             "not a committed answer"
@@ -393,8 +392,8 @@ def _answer_after(response: str, start: int) -> str | None:
                 return None  # inline math does not span lines
             if close > len(left):
                 tail = rest[close + len(_CLOSERS[left]) :]
-                if _offers_another(tail):
-                    return None  # `$3$ or $4$`: hedging between values
+                if _offers_another(tail) or _revises_afterwards(tail):
+                    return None  # `$3$ or $4$`, `$3$. Actually, it is $4$`: not one answer
                 end = _SENTENCE_END_RE.search(tail)
                 listed = _listed_spans(
                     rest[
@@ -409,7 +408,7 @@ def _answer_after(response: str, start: int) -> str | None:
         return boxed[0].strip()
     end = _SENTENCE_END_RE.search(rest)
     segment = rest[: end.start()] if end else rest
-    if _offers_another(segment):
+    if _offers_another(segment) or _revises_afterwards(rest[len(segment) :]):
         return None
     if _PROSE_RE.search(re.sub(r"\$[^$]*\$", " ", segment)):
         # "The volume of $V$ is 120": the answer is the last math or number in the sentence
@@ -420,6 +419,13 @@ def _answer_after(response: str, start: int) -> str | None:
     segment = segment.strip().rstrip(".,;").strip("*_ \"'\\").strip()
     segment = segment.replace("$", " ").strip()
     return segment or None
+
+
+def _revises_afterwards(tail: str) -> bool:
+    """Whether the text after a committed value revises it and names another value (`Wait,
+    that's wrong ... it is 7`): the same rule for a box and for a marker's value."""
+    revision = _REVISION_RE.search(tail[:MAX_ANSWER_CHARS])
+    return revision is not None and _VALUE_RE.search(tail, revision.end()) is not None
 
 
 def _offers_another(text: str) -> bool:

@@ -97,6 +97,10 @@ REVISIONS = [
     ("We get $\\boxed{5}$. Hmm, I made a mistake: the count is $7$.", "5"),
     ("$\\boxed{5}$\n\nActually, recalculating gives $7$.", "5"),
     ("The answer is $\\boxed{5}$. However, the correct answer is 7.", "5"),
+    # the same rule after a marker's value, not only after a box
+    ("The answer is $5$. Actually, no: it is $4$.", "5"),
+    ("Answer: $5$\n\nWait, that's wrong. It is 4.", "5"),
+    ("Final answer: 5. Oops, I forgot a case, so it is 6.", "5"),
 ]
 
 SAMPLING = [
