@@ -2,7 +2,7 @@
  * rlvr-launch: how the sandbox's PID 1 starts a native program (a compiled binary, a compiler,
  * a JVM, Node). Built into the sandbox image; PID 1 uses it where it is there and passes a
  * start-up probe, and otherwise has its Python zygote fork each run
- * (services/rlvr/verifier/sandbox/launcher.py).
+ * (services/rlvr/verifier/sandbox/inside/launcher.py).
  *
  * Why it exists: forking the warm Python zygote and setting a run up in Python costs ~2 ms
  * before exec, more than the whole run of a small native program. PID 1 instead starts this

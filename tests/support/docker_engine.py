@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from rlvr.verifier.sandbox.config import DockerSandboxSettings
+from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 
 
 def docker_is_required() -> bool:

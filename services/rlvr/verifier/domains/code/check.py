@@ -32,9 +32,9 @@ from rlvr.verifier.domains.code.values import (
     preview_expected,
     tree_matches,
 )
-from rlvr.verifier.sandbox.codec import encode_value
-from rlvr.verifier.sandbox.languages import MEMORY_MARKERS
-from rlvr.verifier.sandbox.protocol import JudgeReport, RunReport, judge_outcome
+from rlvr.verifier.sandbox.wire.codec import encode_value
+from rlvr.verifier.sandbox.wire.languages import MEMORY_MARKERS
+from rlvr.verifier.sandbox.wire.protocol import JudgeReport, RunReport, judge_outcome
 
 _SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
 _OUT_OF_BUDGET = "the item's total time budget (total_timeout_s) ran out"
@@ -348,7 +348,7 @@ def _assert_verdict(raw: RunReport) -> tuple[TestStatus, str]:
     return TestStatus.runtime_error, detail or "the test harness failed"
 
 
-def judge_test(raw: RunReport, test: Any, checker: Checker | None = None) -> TestVerdict:
+def grade_test(raw: RunReport, test: Any, checker: Checker | None = None) -> TestVerdict:
     elapsed_s = round(float(raw.get("elapsed_s", 0.0)), 6)
     if "judge" in raw and raw.get("skipped"):  # the checker/interactor did not compile
         _judge_said(raw["judge"], "checker or interactor")
@@ -379,7 +379,7 @@ def judge_test(raw: RunReport, test: Any, checker: Checker | None = None) -> Tes
 # ---------------------------------------------------------------- one item
 
 
-def judge_tests(item: CodeItem, raw_tests: Sequence[RunReport]) -> list[TestVerdict]:
+def grade_tests(item: CodeItem, raw_tests: Sequence[RunReport]) -> list[TestVerdict]:
     if len(raw_tests) != len(item.tests):
         raise ValueError(f"executor returned {len(raw_tests)} results for {len(item.tests)} tests")
     verdicts: list[TestVerdict] = []
@@ -387,7 +387,7 @@ def judge_tests(item: CodeItem, raw_tests: Sequence[RunReport]) -> list[TestVerd
         if item.stop_on_first_failure and verdicts and verdicts[-1].status != TestStatus.passed:
             verdicts.append(TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=_SKIPPED))
             continue
-        verdicts.append(judge_test(raw, test, item.checker))
+        verdicts.append(grade_test(raw, test, item.checker))
     return verdicts
 
 

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from rlvr.verifier.domains.lru import BoundedLru
-from rlvr.verifier.sandbox.protocol import Job
+from rlvr.verifier.sandbox.wire.protocol import Job
 
 
 @dataclass(frozen=True)

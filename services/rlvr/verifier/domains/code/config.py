@@ -6,8 +6,8 @@ import os
 
 from pydantic import BaseModel, Field
 
-from rlvr.verifier.sandbox.config import DockerSandboxSettings
-from rlvr.verifier.sandbox.languages import DEFAULT_FLAGS
+from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
+from rlvr.verifier.sandbox.wire.languages import DEFAULT_FLAGS
 
 
 class CodeSettings(BaseModel):

@@ -14,7 +14,7 @@ import bisect
 import re
 
 from rlvr.verifier.domains.template_tokens import strip_end_tokens
-from rlvr.verifier.sandbox.languages import LANGUAGES
+from rlvr.verifier.sandbox.wire.languages import LANGUAGES
 
 # A line that starts with a fence (after spaces/tabs): the fence, and the rest of the line.
 # Found by one C-speed scan; only these lines are looked at in Python.

@@ -9,7 +9,7 @@ looking inside, never hashes a candidate's value, and converts an encoded big in
 has no more digits than the expected int. So the work is bounded by the expected value's size
 plus one JSON parse of at most `MAX_REPLY_CHARS`. What cannot match is a failure, never an error.
 
-The wire format is `services/rlvr/verifier/sandbox/codec.py`'s (`encode_value` in the sandbox).
+The wire format is `services/rlvr/verifier/sandbox/wire/codec.py`'s (`encode_value` in the sandbox).
 """
 
 from __future__ import annotations

@@ -25,16 +25,16 @@ from rlvr.schemas.code import (
 )
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.verifier.domains.batching import Admission, item_result
-from rlvr.verifier.domains.code.check import JudgeFault, judge_tests
+from rlvr.verifier.domains.code.check import JudgeFault, grade_tests
 from rlvr.verifier.domains.code.compiled import CompileCache, CompileOutcome, compile_key
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.dedup import Batch, VerdictReuse
 from rlvr.verifier.domains.code.extract import extract_code
-from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
+from rlvr.verifier.domains.code.job_builder import build_job, job_deadline_s
 from rlvr.verifier.domains.code.scoring import scored_outcome
-from rlvr.verifier.sandbox.base import SandboxBackend, SandboxError, SandboxLost
-from rlvr.verifier.sandbox.pool import SandboxPool
-from rlvr.verifier.sandbox.protocol import Job, JobResult, RunReport
+from rlvr.verifier.sandbox.host.backend import SandboxBackend, SandboxError, SandboxLost
+from rlvr.verifier.sandbox.host.pool import SandboxPool
+from rlvr.verifier.sandbox.wire.protocol import Job, JobResult, RunReport
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -108,7 +108,7 @@ class CodeVerifier:
         is this item's `error`, never an exception that fails the whole batch (HTTP 500)."""
         started = time.perf_counter()
         try:
-            return await self._judge_item(item, started, batch)
+            return await self._run_item(item, started, batch)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -191,7 +191,7 @@ class CodeVerifier:
         is_cacheable = not report.get("timed_out") and not raw.get("anomalies")
         return CompileOutcome(None, detail=detail, elapsed_s=elapsed_s, is_cacheable=is_cacheable)
 
-    async def _judge_item(self, item: CodeItem, started: float, batch: Batch) -> CodeResult:
+    async def _run_item(self, item: CodeItem, started: float, batch: Batch) -> CodeResult:
         # Extraction and judging are per-item text work: off the event loop (bounded, linear).
         code = (
             item.code
@@ -234,7 +234,7 @@ class CodeVerifier:
             # Judging is charged to the item: its time counts in elapsed_s, and a judge that
             # overran the job's own deadline would be a verifier fault (`error`).
             verdicts = await asyncio.wait_for(
-                self._off_loop(judge_tests, item, raw.get("tests", [])), job_deadline_s(job)
+                self._off_loop(grade_tests, item, raw.get("tests", [])), job_deadline_s(job)
             )
         except JudgeFault as exc:  # the problem's checker/interactor failed: not the candidate
             elapsed_s = round(time.perf_counter() - started, 6)
@@ -250,7 +250,7 @@ class CodeVerifier:
 
 
 def make_backend(settings: CodeSettings) -> SandboxBackend:
-    from rlvr.verifier.sandbox.docker import DockerBackend
+    from rlvr.verifier.sandbox.host.docker import DockerBackend
 
     return DockerBackend(settings.sandbox)
 

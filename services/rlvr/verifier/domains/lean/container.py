@@ -30,9 +30,7 @@ from typing import Any
 import docker
 from docker.errors import DockerException, ImageNotFound, NotFound
 
-from rlvr.verifier.domains.lean.config import LeanSettings
-from rlvr.verifier.domains.lean.repl import ReplBase, ReplCrashed
-from rlvr.verifier.sandbox.containers import (
+from rlvr.verifier.docker_engine import (
     POOL_ID_LABEL,
     POOL_LABEL,
     STDERR,
@@ -46,6 +44,8 @@ from rlvr.verifier.sandbox.containers import (
     read_chunk,
     socket_path,
 )
+from rlvr.verifier.domains.lean.config import LeanSettings
+from rlvr.verifier.domains.lean.repl import ReplBase, ReplCrashed
 
 log = logging.getLogger(__name__)
 

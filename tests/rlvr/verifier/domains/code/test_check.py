@@ -10,9 +10,9 @@ from rlvr.schemas.code import CallTest, CodeItem, StdioTest, TestStatus, TestVer
 from rlvr.schemas.common import Status
 from rlvr.verifier.domains.code.check import (
     compare_stdout,
+    grade_test,
+    grade_tests,
     item_outcome,
-    judge_test,
-    judge_tests,
     values_match,
 )
 
@@ -87,7 +87,7 @@ CALL = CallTest(kind="call", fn="f", args=[], expected=[1, 2])
     ],
 )
 def test_stdio_verdicts(raw: dict[str, Any], status: TestStatus) -> None:
-    assert judge_test(raw, STDIO).status is status
+    assert grade_test(raw, STDIO).status is status
 
 
 @pytest.mark.parametrize(
@@ -107,7 +107,7 @@ def test_stdio_verdicts(raw: dict[str, Any], status: TestStatus) -> None:
     ],
 )
 def test_call_verdicts(raw: dict[str, Any], status: TestStatus) -> None:
-    assert judge_test(raw, CALL).status is status
+    assert grade_test(raw, CALL).status is status
 
 
 def verdicts(*statuses: TestStatus) -> list[TestVerdict]:
@@ -129,14 +129,14 @@ def test_stop_on_first_failure_counts_later_tests_as_failed() -> None:
         {"exit_code": 0, "stdout": "5\n"},
         {"skipped": True},
     ]
-    statuses = [v.status for v in judge_tests(item, raws)]
+    statuses = [v.status for v in grade_tests(item, raws)]
     assert statuses == [TestStatus.failed, TestStatus.failed, TestStatus.failed]
 
 
 def test_a_short_answer_from_the_executor_is_an_error_not_a_verdict() -> None:
     item = CodeItem(code="x", tests=[STDIO, STDIO])
     with pytest.raises(ValueError):
-        judge_tests(item, [{"exit_code": 0, "stdout": "5\n"}])
+        grade_tests(item, [{"exit_code": 0, "stdout": "5\n"}])
 
 
 # ---------------------------------------------------------------- issue 13: host-side judging
@@ -211,7 +211,7 @@ def test_call_values_are_compared_without_rebuilding_them(
     expected: Any, value: str, tolerance: Any, status: TestStatus
 ) -> None:
     test = CallTest(kind="call", fn="f", expected=expected, float_tolerance=tolerance)
-    verdict = judge_test(call_raw(value), test)
+    verdict = grade_test(call_raw(value), test)
     assert verdict.status is status, verdict.detail
     assert len(verdict.detail) < 600
 
@@ -220,7 +220,7 @@ def test_colliding_set_members_are_never_hashed() -> None:
     """2**61-1 multiples all hash to 0: building this set would take minutes of C code."""
     members = ",".join(str(i * (2**61 - 1)) for i in range(1, 150_000))
     test = CallTest(kind="call", fn="f", expected=[0])
-    verdict = judge_test(call_raw('{"$t":"set","v":[' + members + "]}"), test)
+    verdict = grade_test(call_raw('{"$t":"set","v":[' + members + "]}"), test)
     assert verdict.status is TestStatus.failed
     assert verdict.detail.startswith("expected [0], got {2305843009213693951, ")
 
@@ -228,17 +228,17 @@ def test_colliding_set_members_are_never_hashed() -> None:
 def test_colliding_dict_keys_are_never_hashed() -> None:
     pairs = ",".join(f"[{i * (2**61 - 1)},0]" for i in range(1, 100_000))
     test = CallTest(kind="call", fn="f", expected={"a": 0})
-    assert judge_test(call_raw('{"$t":"dict","v":[' + pairs + "]}"), test).status is (
+    assert grade_test(call_raw('{"$t":"dict","v":[' + pairs + "]}"), test).status is (
         TestStatus.failed
     )
 
 
 def test_huge_values_are_described_not_rendered() -> None:
     test = CallTest(kind="call", fn="f", expected=1)
-    big = judge_test(call_raw('{"$t":"int","v":"' + hex(10**5000) + '"}'), test)
+    big = grade_test(call_raw('{"$t":"int","v":"' + hex(10**5000) + '"}'), test)
     assert big.status is TestStatus.failed
     assert "hex digits" in big.detail
-    many = judge_test(call_raw("[" + ",".join(["1"] * 300_000) + "]"), test)
+    many = grade_test(call_raw("[" + ",".join(["1"] * 300_000) + "]"), test)
     assert many.status is TestStatus.failed and len(many.detail) < 600
 
 
@@ -250,7 +250,7 @@ def test_huge_values_are_described_not_rendered() -> None:
     ],
 )
 def test_candidate_written_fields_are_not_expanded(reply: dict[str, Any]) -> None:
-    verdict = judge_test({"replies": [{"ready": {}}, reply]}, CALL)
+    verdict = grade_test({"replies": [{"ready": {}}, reply]}, CALL)
     assert verdict.status is TestStatus.runtime_error
     verdict.detail.encode("utf-8")  # sendable
 
@@ -259,5 +259,5 @@ def test_a_forged_load_failure_is_runtime_error_whatever_it_holds() -> None:
     nested: Any = []
     for _ in range(5000):
         nested = [nested]
-    verdict = judge_test({"replies": [{"load": "error", "detail": nested}]}, CALL)
+    verdict = grade_test({"replies": [{"load": "error", "detail": nested}]}, CALL)
     assert verdict.status is TestStatus.runtime_error

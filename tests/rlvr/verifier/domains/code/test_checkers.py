@@ -15,13 +15,13 @@ from rlvr.verifier.domains.code.check import (
     JudgeFault,
     compare_floats,
     compare_tokens,
-    judge_test,
-    judge_tests,
+    grade_test,
+    grade_tests,
     numbers_close,
 )
 from rlvr.verifier.domains.code.config import CodeSettings
-from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
-from rlvr.verifier.sandbox.protocol import JudgeReport, RunReport, judge_outcome
+from rlvr.verifier.domains.code.job_builder import build_job, job_deadline_s
+from rlvr.verifier.sandbox.wire.protocol import JudgeReport, RunReport, judge_outcome
 
 BIG = "1" * 5000
 
@@ -214,7 +214,7 @@ def clean_run(**extra: Any) -> RunReport:
 )
 def test_a_checker_programs_word_is_the_verdict(judge: JudgeReport, status: TestStatus) -> None:
     item = stdio_item(checker=PROGRAM)
-    assert judge_test(clean_run(judge=judge), item.tests[0], item.checker).status == status
+    assert grade_test(clean_run(judge=judge), item.tests[0], item.checker).status == status
 
 
 @pytest.mark.parametrize(
@@ -224,19 +224,19 @@ def test_a_checker_programs_word_is_the_verdict(judge: JudgeReport, status: Test
 def test_a_failing_checker_is_the_verifiers_fault_never_a_pass(judge: JudgeReport) -> None:
     item = stdio_item(checker=PROGRAM)
     with pytest.raises(JudgeFault):
-        judge_tests(item, [clean_run(judge=judge)])
+        grade_tests(item, [clean_run(judge=judge)])
 
 
 def test_a_checker_program_without_a_verdict_is_never_a_pass() -> None:
     item = stdio_item(checker=PROGRAM)
     with pytest.raises(ValueError):
-        judge_test(clean_run(stdout="EXPECTED-7f"), item.tests[0], item.checker)
+        grade_test(clean_run(stdout="EXPECTED-7f"), item.tests[0], item.checker)
 
 
 def test_the_candidates_own_failure_comes_before_any_checker() -> None:
     item = stdio_item(checker=PROGRAM)
     raw = clean_run(exit_code=1, judge=report(0))
-    assert judge_test(raw, item.tests[0], item.checker).status == TestStatus.runtime_error
+    assert grade_test(raw, item.tests[0], item.checker).status == TestStatus.runtime_error
 
 
 def interactive_item() -> CodeItem:
@@ -259,14 +259,14 @@ def interactive_item() -> CodeItem:
 )
 def test_interactive_verdicts(raw: RunReport, status: TestStatus) -> None:
     item = interactive_item()
-    assert judge_test(raw, item.tests[0]).status == status
+    assert grade_test(raw, item.tests[0]).status == status
 
 
 def test_a_failing_interactor_is_the_verifiers_fault() -> None:
     item = interactive_item()
     for judge in (report(3), report(None, signal.SIGABRT), report(None, None, timed_out=True)):
         with pytest.raises(JudgeFault):
-            judge_tests(item, [clean_run(judge=judge)])
+            grade_tests(item, [clean_run(judge=judge)])
 
 
 def test_tests_cut_or_skipped_by_the_total_budget_are_timed_out() -> None:
@@ -277,6 +277,6 @@ def test_tests_cut_or_skipped_by_the_total_budget_are_timed_out() -> None:
         clean_run(timed_out=True, out_of_budget=True),
         {"skipped": True, "out_of_budget": True, "reason": "not run"},
     ]
-    verdicts = judge_tests(item, raws)
+    verdicts = grade_tests(item, raws)
     assert [v.status for v in verdicts] == [TestStatus.timed_out] * 2
     assert all("total_timeout_s" in v.detail for v in verdicts)

@@ -21,9 +21,9 @@ from rlvr.verifier.domains.code.dedup import (
     is_cacheable,
     verdict_key,
 )
-from rlvr.verifier.domains.code.harness import build_job
+from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.domains.code.values import parse_reply, tree_matches
-from rlvr.verifier.sandbox.codec import encode_value
+from rlvr.verifier.sandbox.wire.codec import encode_value
 
 SETTINGS = CodeSettings(is_enabled=False)
 BASE: dict[str, Any] = {

@@ -10,8 +10,8 @@ import pytest
 
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
-from rlvr.verifier.domains.code.harness import build_job
-from rlvr.verifier.sandbox.docker import DockerBackend
+from rlvr.verifier.domains.code.job_builder import build_job
+from rlvr.verifier.sandbox.host.docker import DockerBackend
 from tests.rlvr.verifier.domains.code.conftest import post_code
 from tests.rlvr.verifier.domains.code.language_programs import (
     ADD,

@@ -24,10 +24,10 @@ import pytest
 
 from rlvr.schemas.common import Status
 from rlvr.schemas.lean import LeanItem, LeanResult
+from rlvr.verifier.docker_engine import OWNER_LABEL, POOL_ID_LABEL, POOL_LABEL
 from rlvr.verifier.domains.lean.config import LeanSettings
 from rlvr.verifier.domains.lean.container import LeanContainers
 from rlvr.verifier.domains.lean.verifier import LeanVerifier, open_lean_verifier
-from rlvr.verifier.sandbox.containers import OWNER_LABEL, POOL_ID_LABEL, POOL_LABEL
 from tests.rlvr.verifier.domains.lean.support import (
     container_settings,
     process_command,

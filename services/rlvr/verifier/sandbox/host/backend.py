@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from rlvr.verifier.sandbox.protocol import Job, JobResult
+from rlvr.verifier.sandbox.wire.protocol import Job, JobResult
 
 
 class SandboxError(Exception):

@@ -6,7 +6,7 @@ import json
 
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
-from rlvr.verifier.domains.code.harness import build_job, item_limits
+from rlvr.verifier.domains.code.job_builder import build_job, item_limits
 
 SENTINEL = "expected-9f2c41"
 

@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
-from rlvr.verifier.sandbox.launcher import Launcher, launchable
-from rlvr.verifier.sandbox.procs import (
+from rlvr.verifier.sandbox.inside.launcher import Launcher, launchable
+from rlvr.verifier.sandbox.inside.procs import (
     decode_status,
     other_pids,
     process_attributes,
@@ -30,8 +30,8 @@ from rlvr.verifier.sandbox.procs import (
     wipe_ipc,
     write_all,
 )
-from rlvr.verifier.sandbox.protocol import Limits
-from rlvr.verifier.sandbox.runner import WORK_ROOT, zygote_main
+from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, zygote_main
+from rlvr.verifier.sandbox.wire.protocol import Limits
 
 SHM_ROOT = "/dev/shm"
 MQUEUE_ROOT = "/dev/mqueue"
@@ -161,8 +161,8 @@ class Capture:
 class Run:
     """One run of a candidate process (plus its harness), driven by PID 1 to completion."""
 
-    def __init__(self, host: ProcessHost, deadline: float) -> None:
-        self.host = host
+    def __init__(self, supervisor: Supervisor, deadline: float) -> None:
+        self.supervisor = supervisor
         self.deadline = deadline
         self.selector = selectors.DefaultSelector()
         self.to_close: list[int] = []
@@ -189,24 +189,24 @@ class Run:
                 os.close(fd)
 
     def capture(self, fd: int, stops_run: bool = True) -> Capture:
-        capture = Capture(fd, self.host.output_limit, stops_run)
+        capture = Capture(fd, self.supervisor.output_limit, stops_run)
         os.set_blocking(fd, False)
         self.selector.register(fd, selectors.EVENT_READ, capture)
         return capture
 
     def spawn(self, request: dict[str, Any], child_fds: list[int]) -> None:
         self.marks["spawn"] = time.monotonic()
-        self.pid = self.host.zygote.spawn(request, child_fds)
+        self.pid = self.supervisor.zygote.spawn(request, child_fds)
         self.pids = [self.pid]
         self.marks["spawned"] = time.monotonic()
         for fd in child_fds:
             self.close(fd)
-        self.selector.register(self.host.zygote.sock, selectors.EVENT_READ, "zygote")
+        self.selector.register(self.supervisor.zygote.sock, selectors.EVENT_READ, "zygote")
 
     def launch(self, request: dict[str, Any], child_fds: list[int], program_fd: int | None) -> bool:
         """Start the run through the launcher, PID 1's own child watched by a pidfd; False
         if the launcher could not start it (the caller then asks the zygote)."""
-        launcher = self.host.launcher
+        launcher = self.supervisor.launcher
         if launcher is None or not launchable(request, child_fds):
             return False
         self.marks["spawn"] = time.monotonic()
@@ -240,13 +240,13 @@ class Run:
     def spawn_group(self, requests: list[dict[str, Any]], child_fds: list[list[int]]) -> None:
         """Processes that run side by side; the last one is the candidate (`self.pid`)."""
         self.marks["spawn"] = time.monotonic()
-        self.pids = self.host.zygote.spawn_group(requests, child_fds)
+        self.pids = self.supervisor.zygote.spawn_group(requests, child_fds)
         self.pid = self.pids[-1]
         self.marks["spawned"] = time.monotonic()
         for fds in child_fds:
             for fd in fds:
                 self.close(fd)
-        self.selector.register(self.host.zygote.sock, selectors.EVENT_READ, "zygote")
+        self.selector.register(self.supervisor.zygote.sock, selectors.EVENT_READ, "zygote")
 
     def record_exit(self, reply: dict[str, Any] | None) -> None:
         """A zygote message: one process's wait status (None: the zygote is gone, -1 for all)."""
@@ -290,7 +290,7 @@ class Run:
             for key, _ in self.selector.select(min(left, 0.002 if polled else 1.0)):
                 target = key.data
                 if target == "zygote":
-                    self.record_exit(self.host.zygote.receive(timeout_s=1))
+                    self.record_exit(self.supervisor.zygote.receive(timeout_s=1))
                     if self.is_all_exited:
                         self.selector.unregister(key.fd)
                 elif target == "exit":
@@ -323,7 +323,7 @@ class Run:
     def finish(self) -> list[str]:
         """Kill the run's group and every stray process; return anomalies (empty if clean)."""
         self.marks["finish"] = time.monotonic()
-        zygote = self.host.zygote
+        zygote = self.supervisor.zygote
         for pid in self.pids:
             with contextlib.suppress(OSError):
                 os.killpg(pid, signal.SIGKILL)
@@ -347,7 +347,7 @@ class Run:
             self.close(fd)
         self.selector.close()
         self.marks["sweep"] = time.monotonic()
-        anomalies = self.host.sweep()
+        anomalies = self.supervisor.sweep()
         self.marks["end"] = time.monotonic()
         return anomalies
 
@@ -356,7 +356,7 @@ class Run:
         return {k: round((v - start) * 1000, 2) for k, v in self.marks.items() if k != "start"}
 
 
-class ProcessHost:
+class Supervisor:
     """PID 1's processes: the zygote, the runs it spawns, and the cleanup after each."""
 
     def __init__(self, config: dict[str, Any]) -> None:

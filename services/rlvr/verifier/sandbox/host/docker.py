@@ -15,15 +15,12 @@ import secrets
 import socket
 import struct
 import uuid
-from pathlib import Path
 from typing import Any, cast
 
 import docker
 from docker.errors import DockerException, NotFound
 
-from rlvr.verifier.sandbox.base import SandboxLost, SandboxUnavailable
-from rlvr.verifier.sandbox.config import DockerSandboxSettings
-from rlvr.verifier.sandbox.containers import (
+from rlvr.verifier.docker_engine import (
     POOL_ID_LABEL,
     POOL_LABEL,
     STDOUT,
@@ -36,63 +33,15 @@ from rlvr.verifier.sandbox.containers import (
     read_chunk,
     socket_path,
 )
-from rlvr.verifier.sandbox.protocol import Job, JobResult
+from rlvr.verifier.sandbox.host.backend import SandboxLost, SandboxUnavailable
+from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
+from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, bootstrap_payload
+from rlvr.verifier.sandbox.wire.protocol import Job, JobResult
 
 log = logging.getLogger(__name__)
 
-_SANDBOX_DIR = Path(__file__).resolve().parent
-# Modules sent into the container, in import order (None = an empty package).
-_MODULES: list[tuple[str, str | None]] = [
-    ("rlvr", None),
-    ("rlvr.verifier", None),
-    ("rlvr.verifier.sandbox", None),
-    ("rlvr.verifier.sandbox.protocol", "protocol.py"),
-    ("rlvr.verifier.sandbox.codec", "codec.py"),
-    ("rlvr.verifier.sandbox.procs", "procs.py"),
-    ("rlvr.verifier.sandbox.languages", "languages.py"),
-    ("rlvr.verifier.sandbox.programs", "programs.py"),
-    ("rlvr.verifier.sandbox.runner", "runner.py"),
-    ("rlvr.verifier.sandbox.launcher", "launcher.py"),
-    ("rlvr.verifier.sandbox.asserts", "asserts.py"),
-    ("rlvr.verifier.sandbox.plumbing", "plumbing.py"),
-    ("rlvr.verifier.sandbox.judges", "judges.py"),
-    ("rlvr.verifier.sandbox.jobs", "jobs.py"),
-    ("rlvr.verifier.sandbox.executor", "executor.py"),
-]
-# PID 1's program: read a length-prefixed JSON of module sources from stdin, install, run.
-BOOTSTRAP = """\
-import os, sys, json, types
-def read(n):
-    out = b""
-    while len(out) < n:
-        chunk = os.read(0, n - len(out))
-        if not chunk:
-            raise SystemExit(0)
-        out += chunk
-    return out
-payload = json.loads(read(int(read(10))))
-for name, source in payload["modules"]:
-    module = types.ModuleType(name)
-    sys.modules[name] = module
-    if source is None:
-        module.__path__ = []
-    else:
-        exec(compile(source, "<" + name + ">", "exec"), module.__dict__)
-sys.modules[payload["main"]].main(payload["config"])
-"""
 _FRAME = struct.Struct(">I")
 _MAX_FRAME = 256 << 20
-
-
-def bootstrap_payload(config: dict[str, Any]) -> bytes:
-    modules = [
-        (name, None if file is None else (_SANDBOX_DIR / file).read_text())
-        for name, file in _MODULES
-    ]
-    body = json.dumps(
-        {"modules": modules, "main": "rlvr.verifier.sandbox.executor", "config": config}
-    ).encode()
-    return f"{len(body):010d}".encode() + body
 
 
 def hardened_container_args(

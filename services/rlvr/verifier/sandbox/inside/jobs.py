@@ -3,7 +3,7 @@
 A job (`protocol.Job`) is one item: compile once if the language needs it, then each test in a
 fresh run (stdio), or consecutive tests in one serving candidate process (Python call/assert
 sessions), stopping early where asked; the answer (`protocol.JobResult`) is kept under what the
-host accepts. Processes, pipes and cleanup are `plumbing.py`'s; the language toolchains (how a
+host accepts. Processes, pipes and cleanup are `supervisor.py`'s; the language toolchains (how a
 program is compiled and started) are the two functions `compile_program` and `program_request`.
 """
 
@@ -17,21 +17,20 @@ import time
 from collections import OrderedDict
 from typing import Any, cast
 
-from rlvr.verifier.sandbox.asserts import harness_main
-from rlvr.verifier.sandbox.judges import Judge, judge_report, run_checker, run_interactive
-from rlvr.verifier.sandbox.languages import program_spec
-from rlvr.verifier.sandbox.plumbing import (
+from rlvr.verifier.sandbox.inside.harness import harness_main
+from rlvr.verifier.sandbox.inside.judges import Judge, judge_report, run_checker, run_interactive
+from rlvr.verifier.sandbox.inside.procs import sealed_memfd, write_all
+from rlvr.verifier.sandbox.inside.supervisor import (
     Capture,
     ContainerDirty,
     LineReader,
-    ProcessHost,
     ProcessOutcome,
     Run,
+    Supervisor,
     TestClock,
     ZygoteLost,
 )
-from rlvr.verifier.sandbox.procs import sealed_memfd, write_all
-from rlvr.verifier.sandbox.programs import (
+from rlvr.verifier.sandbox.inside.toolchain import (
     ArtefactError,
     compile_limits,
     native_binary,
@@ -39,7 +38,9 @@ from rlvr.verifier.sandbox.programs import (
     shape_request,
     unpack_artefact,
 )
-from rlvr.verifier.sandbox.protocol import (
+from rlvr.verifier.sandbox.inside.zygote import SOURCE_NAME
+from rlvr.verifier.sandbox.wire.languages import program_spec
+from rlvr.verifier.sandbox.wire.protocol import (
     AssertJobTest,
     CallJobTest,
     CompileReport,
@@ -52,7 +53,6 @@ from rlvr.verifier.sandbox.protocol import (
     RunReport,
     judge_outcome,
 )
-from rlvr.verifier.sandbox.runner import SOURCE_NAME
 
 # What one job's answer may carry, JSON-encoded: each test's output is capped, but many tests of
 # escaped control characters (6 bytes each) are not. The host parses the answer with one
@@ -74,10 +74,10 @@ _PROGRAM_MODE = 0o100
 
 
 class JobRunner:
-    """Runs jobs on PID 1's processes (`ProcessHost`)."""
+    """Runs jobs on PID 1's processes (`Supervisor`)."""
 
-    def __init__(self, host: ProcessHost) -> None:
-        self.host = host
+    def __init__(self, supervisor: Supervisor) -> None:
+        self.supervisor = supervisor
         self.budget_end: float | None = None  # the job's total_timeout_s, as a monotonic time
         # Artefacts the host sent before, by compile key, so a later item of the same program
         # is sent without its bytes (`artefact_key` only). PID 1's memory: no candidate writes
@@ -111,12 +111,12 @@ class JobRunner:
                 results += [_out_of_budget() for _ in tests[len(results) :]]
                 break
             rest = tests[len(results) :]
-            cwd = self.host.prepare_dir({f"{SOURCE_NAME}.py": code})
+            cwd = self.supervisor.prepare_dir({f"{SOURCE_NAME}.py": code})
             session_limits: Limits = {
                 **limits,
                 "timeout_s": float(limits["timeout_s"]) * len(rest),
             }
-            request = self.host.child_request(
+            request = self.supervisor.child_request(
                 "python-serve",
                 cwd,
                 session_limits,
@@ -130,7 +130,7 @@ class JobRunner:
                 got, found = self._call_session(request, cast(list[CallJobTest], rest), limits)
             results += got
             anomalies += found
-            if not self.host.zygote.is_alive:
+            if not self.supervisor.zygote.is_alive:
                 break
         return results, anomalies
 
@@ -151,7 +151,7 @@ class JobRunner:
     ) -> tuple[list[RunReport], list[str]]:
         """Send one call at a time; each reply (encoded value) goes back to the host untouched."""
         timeout_s = float(limits["timeout_s"])
-        run = Run(self.host, self.deadline(timeout_s))
+        run = Run(self.supervisor, self.deadline(timeout_s))
         clock = TestClock(run, timeout_s, self.budget_end)
         results: list[RunReport] = []
         ready: list[dict[str, Any]] = []
@@ -208,7 +208,7 @@ class JobRunner:
         self, request: dict[str, Any], tests: list[AssertJobTest], limits: Limits
     ) -> tuple[list[RunReport], list[str]]:
         timeout_s = float(limits["timeout_s"])
-        run = Run(self.host, self.deadline(timeout_s))
+        run = Run(self.supervisor, self.deadline(timeout_s))
         clock = TestClock(run, timeout_s, self.budget_end)
         results: list[RunReport] = []
         try:
@@ -280,7 +280,7 @@ class JobRunner:
         return self.job_program_fd
 
     def _memfd_for(self, job: Job, artefact: dict[str, bytes] | None) -> int | None:
-        if artefact is None or self.host.launcher is None:
+        if artefact is None or self.supervisor.launcher is None:
             return None
         key = job.get("artefact_key")
         if key is not None and key in self.memfds and self.artefacts.get(key) is artefact:
@@ -322,7 +322,7 @@ class JobRunner:
                 "id": job.get("id"),
                 "judge_compile": judge_failure,
                 "tests": [{"skipped": True, "reason": reason, "judge": note} for _ in job["tests"]],
-                "anomalies": sorted(set(anomalies + self.host.changed_attributes())),
+                "anomalies": sorted(set(anomalies + self.supervisor.changed_attributes())),
             }
         if needs_compile(job):
             key = job.get("artefact_key")
@@ -335,7 +335,7 @@ class JobRunner:
                 found = []
             else:
                 try:
-                    artefact, report, found = compile_program(self.host, code, job)
+                    artefact, report, found = compile_program(self.supervisor, code, job)
                 except ContainerDirty as exc:
                     artefact, report, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
                 if key is not None and artefact is not None:
@@ -352,7 +352,7 @@ class JobRunner:
                     "id": job.get("id"),
                     "compile": report,
                     "tests": [verdict for _ in job["tests"]],
-                    "anomalies": sorted(set(anomalies + self.host.changed_attributes())),
+                    "anomalies": sorted(set(anomalies + self.supervisor.changed_attributes())),
                 }
         if job.get("total_timeout_s"):  # counted from here: compilation is not the tests'
             self.budget_end = time.monotonic() + float(job["total_timeout_s"])
@@ -393,20 +393,22 @@ class JobRunner:
                 if result.get("timed_out") and self.is_out_of_budget():
                     result["out_of_budget"] = True
             results += got
-            if not self.host.zygote.is_alive:
+            if not self.supervisor.zygote.is_alive:
                 break
             if any(judge_outcome(r["judge"]) == "fault" for r in got if "judge" in r):
                 reason = "not run: the problem's checker or interactor failed on an earlier test"
                 while len(results) < len(tests):
                     results.append({"skipped": True, "reason": reason})
-            if not self.host.is_clean and len(results) < len(tests):
+            if not self.supervisor.is_clean and len(results) < len(tests):
                 reason = "not run: the sandbox could not be cleaned after this program"
                 while len(results) < len(tests):
                     results.append({"skipped": True, "reason": reason})
         while len(results) < len(job["tests"]):
             reason = "not run: the sandbox's process spawner was killed or stopped by this program"
             results.append({"skipped": True, "reason": reason})
-        anomalies += self.host.changed_attributes()  # once per job: it only protects later jobs
+        anomalies += (
+            self.supervisor.changed_attributes()
+        )  # once per job: it only protects later jobs
         return {"id": job.get("id"), "tests": results, "anomalies": sorted(set(anomalies))}
 
     def prepare_judge(self, job: Job) -> tuple[Judge | None, CompileReport | None, list[str]]:
@@ -430,7 +432,7 @@ class JobRunner:
         judge_job: Job = {**job, "language": "cpp", "program": spec.as_job()}
         judge_job.pop("artefact", None)
         judge_job.pop("return_artefact", None)
-        files, report, anomalies = compile_program(self.host, source, judge_job)
+        files, report, anomalies = compile_program(self.supervisor, source, judge_job)
         if files is None or "main" not in files:
             return None, report, anomalies
         return Judge(program["language"], source, files["main"]), None, anomalies
@@ -474,30 +476,32 @@ class JobRunner:
         if test["kind"] == "interactive":
             if judge is None or "interactor" not in job:
                 raise ValueError("an interactive test needs the item's interactor")
-            request = program_request(self.host, job, code, artefact)
+            request = program_request(self.supervisor, job, code, artefact)
             interactive_input = test["input"].encode()
             report, anomalies = run_interactive(
-                self.host, judge, judge_limits, request, interactive_input, deadline
+                self.supervisor, judge, judge_limits, request, interactive_input, deadline
             )
             return [report], anomalies
         stdin = test["stdin"].encode()
         program_fd = self.program_fd(job, artefact)
-        request = program_request(self.host, job, code, artefact, program_fd is not None)
-        outcome = self.host.run_process(request, stdin, deadline, program_fd)
+        request = program_request(self.supervisor, job, code, artefact, program_fd is not None)
+        outcome = self.supervisor.run_process(request, stdin, deadline, program_fd)
         report, anomalies = process_report(outcome), outcome["anomalies"]
         if judge is not None and "checker" in job and _exited_cleanly(report):
             # The candidate's run is over and swept: no process of it is left to touch the
             # checker or the files it reads.
             answer = test.get("answer", "").encode()
             verdict, found = run_checker(
-                self.host, judge, judge_limits, stdin, outcome["stdout_bytes"], answer
+                self.supervisor, judge, judge_limits, stdin, outcome["stdout_bytes"], answer
             )
             anomalies += found
             if judge_outcome(verdict) == "fault" and outcome["stdout_bytes"] != answer:
                 # Whose fault: the same checker on the same test with the expected answer in
                 # place of the output. Accepted: the candidate's bytes made it fail (a text
                 # read of output that is not UTF-8, a parse of junk) and the answer is wrong.
-                control, found = run_checker(self.host, judge, judge_limits, stdin, answer, answer)
+                control, found = run_checker(
+                    self.supervisor, judge, judge_limits, stdin, answer, answer
+                )
                 anomalies += found
                 if judge_outcome(control) == "accepted":
                     verdict = {**verdict, "output_at_fault": True}
@@ -542,7 +546,7 @@ def needs_compile(job: Job) -> bool:
 
 
 def compile_program(
-    host: ProcessHost, source: bytes, job: Job
+    supervisor: Supervisor, source: bytes, job: Job
 ) -> tuple[dict[str, bytes] | None, CompileReport, list[str]]:
     """(artefact files or None, report, anomalies). The artefact comes from the host's cache
     when the job carries one; else the job's compile command runs once, in a run of its own,
@@ -555,8 +559,8 @@ def compile_program(
             raise RuntimeError(f"cached artefact unusable: {exc}") from exc
     program = job["program"]
     limits = compile_limits(job)
-    cwd = host.prepare_dir({program["source_name"]: source})
-    request = host.child_request("exec", cwd, limits, argv=program["compile_argv"])
+    cwd = supervisor.prepare_dir({program["source_name"]: source})
+    request = supervisor.child_request("exec", cwd, limits, argv=program["compile_argv"])
     request = shape_request(
         request,
         program["compile_env"],
@@ -566,12 +570,12 @@ def compile_program(
         int(limits["nproc"]),
     )
     deadline = time.monotonic() + float(job["compile_timeout_s"])
-    saved_limit = host.output_limit
-    host.output_limit = int(job.get("binary_limit_bytes", _ARTEFACT_LIMIT))
+    saved_limit = supervisor.output_limit
+    supervisor.output_limit = int(job.get("binary_limit_bytes", _ARTEFACT_LIMIT))
     try:
-        outcome = host.run_process(request, b"", deadline)
+        outcome = supervisor.run_process(request, b"", deadline)
     finally:
-        host.output_limit = saved_limit
+        supervisor.output_limit = saved_limit
     elapsed = round(outcome["elapsed_s"], 4)
     anomalies = outcome["anomalies"]
     if outcome["timed_out"]:
@@ -592,7 +596,7 @@ def compile_program(
 
 
 def program_request(
-    host: ProcessHost,
+    supervisor: Supervisor,
     job: Job,
     code: bytes,
     artefact: dict[str, bytes] | None,
@@ -604,14 +608,16 @@ def program_request(
     limits = job["limits"]
     program = job["program"]
     if job["language"] == "python":
-        cwd = host.prepare_dir({f"{SOURCE_NAME}.py": code})
+        cwd = supervisor.prepare_dir({f"{SOURCE_NAME}.py": code})
         path = os.path.join(cwd, f"{SOURCE_NAME}.py")
-        return host.child_request("python-main", cwd, limits, path=path)
+        return supervisor.child_request("python-main", cwd, limits, path=path)
     if in_memfd:  # exec'd from the job's memfd: the run gets an empty work dir
-        cwd = host.prepare_dir({})
+        cwd = supervisor.prepare_dir({})
     else:
-        cwd = host.prepare_dir(artefact if artefact is not None else {program["source_name"]: code})
-    request = host.child_request("exec", cwd, limits, argv=run_argv(program, cwd))
+        cwd = supervisor.prepare_dir(
+            artefact if artefact is not None else {program["source_name"]: code}
+        )
+    request = supervisor.child_request("exec", cwd, limits, argv=run_argv(program, cwd))
     return shape_request(
         request,
         program["run_env"],

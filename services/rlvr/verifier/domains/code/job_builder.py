@@ -12,9 +12,9 @@ from __future__ import annotations
 from rlvr.schemas.code import AssertTest, CallTest, CodeItem, InteractiveTest, StdioTest
 from rlvr.verifier.domains.batching import item_timeout_s, within_cap
 from rlvr.verifier.domains.code.config import CodeSettings
-from rlvr.verifier.sandbox.codec import encode_value
-from rlvr.verifier.sandbox.languages import ProgramSpec, program_spec
-from rlvr.verifier.sandbox.protocol import Job, JobTest, Limits
+from rlvr.verifier.sandbox.wire.codec import encode_value
+from rlvr.verifier.sandbox.wire.languages import ProgramSpec, program_spec
+from rlvr.verifier.sandbox.wire.protocol import Job, JobTest, Limits
 
 # The least compile time any item gets: `#include <bits/stdc++.h>` at -O2 takes ~3 s on a loaded
 # 2-core machine, so honest programs never come near it.

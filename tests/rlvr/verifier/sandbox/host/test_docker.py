@@ -11,10 +11,10 @@ import pytest
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.verifier import open_code_verifier
-from rlvr.verifier.sandbox import executor
-from rlvr.verifier.sandbox.codec import decode_value, encode_value
-from rlvr.verifier.sandbox.config import DockerSandboxSettings
-from rlvr.verifier.sandbox.docker import DockerBackend, DockerSandbox
+from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox
+from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
+from rlvr.verifier.sandbox.inside import executor
+from rlvr.verifier.sandbox.wire.codec import decode_value, encode_value
 from tests.support.docker_engine import sandbox_settings
 
 pytestmark = [pytest.mark.docker]

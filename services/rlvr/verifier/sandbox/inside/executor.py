@@ -7,7 +7,7 @@ Processes inside a container (all one unprivileged uid, no capabilities):
   stdout (length-prefixed JSON frames over Docker's attach stream), never runs candidate code.
   As PID 1 of its namespace it ignores every signal sent from inside, and it is non-dumpable,
   so a candidate of the same uid can neither kill it nor read its memory or file descriptors.
-* **The zygote** (`runner.py`), forked once at start *before any job arrives*, so its memory
+* **The zygote** (`zygote.py`), forked once at start *before any job arrives*, so its memory
   never holds a test. It forks one child per Python run (and per judge run); the child makes
   its own session (process group), sets rlimits, and reads the candidate's source from a file
   in its fresh work dir. Forking a warm interpreter is what makes a run cost a few ms instead of
@@ -16,7 +16,7 @@ Processes inside a container (all one unprivileged uid, no capabilities):
   binary, JVM, Node) are started by PID 1 with posix_spawn through this small static binary,
   which installs the zygote's seccomp filter, sets the rlimits and work dir and execs the
   program (a job's binary from a sealed memfd). Without it in the image, the zygote forks them.
-* **The harness** (`asserts.py`, assert tests only), forked from PID 1 per item (a session of
+* **The harness** (`harness.py`, assert tests only), forked from PID 1 per item (a session of
   consecutive tests; a new one after a timeout or a lost candidate): it executes the test code,
   with the candidate's functions replaced by proxies that call into the candidate's process
   over pipes. Arguments and return values cross as plain data (`codec`), so the assertion runs
@@ -38,7 +38,7 @@ unchanged. It reports anomalies, and the host retires a container that reported 
 candidate left behind, its verdict stays its own: a container that cannot be cleaned ends the
 job with the remaining tests not run (runtime_error), never a fault.
 
-Module map: `plumbing.py` (the zygote, runs, captures, sweep, frames), `jobs.py` (what a job
+Module map: `supervisor.py` (the zygote, runs, captures, sweep, frames), `jobs.py` (what a job
 does with its tests), `protocol.py` (the messages), this module (PID 1's loop).
 """
 
@@ -48,11 +48,11 @@ import os
 import signal
 from typing import Any, cast
 
-from rlvr.verifier.sandbox.jobs import JobRunner
-from rlvr.verifier.sandbox.plumbing import ProcessHost, read_frame, send_frame
-from rlvr.verifier.sandbox.procs import set_non_dumpable, wipe_dir
-from rlvr.verifier.sandbox.protocol import Job
-from rlvr.verifier.sandbox.runner import WORK_ROOT
+from rlvr.verifier.sandbox.inside.jobs import JobRunner
+from rlvr.verifier.sandbox.inside.procs import set_non_dumpable, wipe_dir
+from rlvr.verifier.sandbox.inside.supervisor import Supervisor, read_frame, send_frame
+from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT
+from rlvr.verifier.sandbox.wire.protocol import Job
 
 
 def main(config: dict[str, Any]) -> None:
@@ -64,13 +64,15 @@ def main(config: dict[str, Any]) -> None:
     set_non_dumpable()
     wipe_dir(WORK_ROOT)
     try:
-        host = ProcessHost(config)
+        supervisor = Supervisor(config)
     except Exception as exc:  # the host reports it: the container is not used
         send_frame({"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]})
         return
-    launcher = host.launcher is not None
-    send_frame({"ready": True, "pid": os.getpid(), "zygote": host.zygote.pid, "launcher": launcher})
-    runner = JobRunner(host)
+    launcher = supervisor.launcher is not None
+    send_frame(
+        {"ready": True, "pid": os.getpid(), "zygote": supervisor.zygote.pid, "launcher": launcher}
+    )
+    runner = JobRunner(supervisor)
     while True:
         job = read_frame()
         if job is None:
@@ -80,5 +82,5 @@ def main(config: dict[str, Any]) -> None:
         except Exception as exc:
             result = {"id": job.get("id"), "fault": f"{type(exc).__name__}: {exc}"[:1000]}
         # any anomaly retires the container: what it means was cleaned up, but it was hostile
-        result["healthy"] = host.zygote.is_alive and not result.get("anomalies")
+        result["healthy"] = supervisor.zygote.is_alive and not result.get("anomalies")
         send_frame(result)

@@ -27,8 +27,7 @@ import traceback
 import types
 from typing import Any
 
-from rlvr.verifier.sandbox.codec import CodecError, decode_value, encode_value
-from rlvr.verifier.sandbox.procs import (
+from rlvr.verifier.sandbox.inside.procs import (
     apply_rlimits,
     install_exit_builtins,
     move_fds,
@@ -36,6 +35,7 @@ from rlvr.verifier.sandbox.procs import (
     set_non_dumpable,
     write_all,
 )
+from rlvr.verifier.sandbox.wire.codec import CodecError, decode_value, encode_value
 
 _LINE_LIMIT = 16 * 1024 * 1024
 # Builtin exceptions that steer the interpreter, not just report an error: never re-raised as

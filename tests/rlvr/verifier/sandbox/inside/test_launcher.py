@@ -14,9 +14,9 @@ import pytest
 
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
-from rlvr.verifier.domains.code.harness import build_job
-from rlvr.verifier.sandbox.docker import DockerBackend, DockerSandbox
-from rlvr.verifier.sandbox.launcher import (
+from rlvr.verifier.domains.code.job_builder import build_job
+from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox
+from rlvr.verifier.sandbox.inside.launcher import (
     FILTER_FD,
     PROGRAM_FD,
     is_launcher_trusted,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from rlvr.verifier.sandbox.codec import CodecError, decode_value, encode_value
+from rlvr.verifier.sandbox.wire.codec import CodecError, decode_value, encode_value
 
 ROUND_TRIPS: list[Any] = [
     None,

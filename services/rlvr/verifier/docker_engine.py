@@ -1,9 +1,10 @@
 """What every pool of locked-down containers shares: the engine's socket, the attach stream, the
 labels that say whose a container is, the sweep of containers whose owner died, the hardening.
 
-The code sandbox (`docker.py`) and the Lean REPL containers (`domains/lean/container.py`) start
-containers on the same engine; the labels keep each pool to its own (`rlvr.pool` names the kind,
-`rlvr.pool.owner` the process, `rlvr.pool.id` one pool), so neither ever removes the other's.
+The code sandbox (`sandbox/host/docker.py`) and the Lean REPL containers
+(`domains/lean/container.py`) start containers on the same engine; the labels keep each pool to
+its own (`rlvr.pool` names the kind, `rlvr.pool.owner` the process, `rlvr.pool.id` one pool), so
+neither ever removes the other's.
 """
 
 from __future__ import annotations

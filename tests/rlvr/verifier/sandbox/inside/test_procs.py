@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rlvr.verifier.sandbox import asserts
-from rlvr.verifier.sandbox.procs import (
+from rlvr.verifier.sandbox.inside import harness
+from rlvr.verifier.sandbox.inside.procs import (
     install_seccomp,
     place_fds,
     process_attributes,
@@ -204,18 +204,18 @@ def test_signal_filter_keeps_a_candidate_to_its_own_group() -> None:
 
 
 def test_candidate_exceptions_are_distinct_and_never_protocol_signals() -> None:
-    value_error = asserts.candidate_exception("ValueError", "bad")
+    value_error = harness.candidate_exception("ValueError", "bad")
     assert isinstance(value_error, ValueError)
-    assert isinstance(value_error, asserts.CandidateException)
+    assert isinstance(value_error, harness.CandidateException)
     for name in ("StopIteration", "StopAsyncIteration", "AssertionError", "Nope"):
-        raised = asserts.candidate_exception(name, "")
-        assert type(raised) is asserts.CandidateError
+        raised = harness.candidate_exception(name, "")
+        assert type(raised) is harness.CandidateError
         assert not isinstance(raised, StopIteration | StopAsyncIteration | AssertionError)
     for name in ("SystemExit", "KeyboardInterrupt", "GeneratorExit"):
-        interrupt = asserts.candidate_exception(name, "")
-        assert type(interrupt) is asserts.CandidateInterrupt
+        interrupt = harness.candidate_exception(name, "")
+        assert type(interrupt) is harness.CandidateInterrupt
         assert not isinstance(interrupt, Exception | SystemExit | KeyboardInterrupt | GeneratorExit)
-    assert isinstance(asserts.candidate_exception("UnicodeDecodeError", "x"), Exception)
+    assert isinstance(harness.candidate_exception("UnicodeDecodeError", "x"), Exception)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="raising a limit back needs root")
@@ -246,7 +246,7 @@ def test_attribute_snapshot_sees_every_change_a_same_uid_process_could_make() ->
 
 def test_a_reply_line_reaches_the_host_as_known_scalar_fields_only() -> None:
     """A forged reply could carry any JSON tree; the host would parse it on its event loop."""
-    from rlvr.verifier.sandbox.jobs import _reply_fields
+    from rlvr.verifier.sandbox.inside.jobs import _reply_fields
 
     forged = {"value": [0] * 1000, "args": "[]", "junk": {"a": 1}, "raised": None, "ready": {}}
     assert _reply_fields(forged) == {"args": "[]", "raised": None, "ready": True}

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rlvr.verifier.sandbox.protocol import Program
+from rlvr.verifier.sandbox.wire.protocol import Program
 
 # Where a compile writes what a run needs; packed as a tar on the compiler's stdout (the
 # sweep after the compile wipes the work dir, so the artefact leaves through the pipe, never

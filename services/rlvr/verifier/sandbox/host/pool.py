@@ -15,7 +15,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from rlvr.verifier.sandbox.base import Sandbox, SandboxBackend, SandboxUnavailable
+from rlvr.verifier.sandbox.host.backend import Sandbox, SandboxBackend, SandboxUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from rlvr.verifier.sandbox.base import SandboxUnavailable
-from rlvr.verifier.sandbox.docker import DockerBackend, DockerSandbox
-from rlvr.verifier.sandbox.pool import SandboxPool
+from rlvr.verifier.sandbox.host.backend import SandboxUnavailable
+from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox
+from rlvr.verifier.sandbox.host.pool import SandboxPool
 from tests.support.docker_engine import sandbox_settings
 
 pytestmark = [pytest.mark.docker]

@@ -1,6 +1,6 @@
 """The messages between the host and a sandbox's executor, written down once (stdlib only).
 
-The host's job builder (`domains/code/harness.py`) writes a `Job`; the executor in the
+The host's job builder (`domains/code/job_builder.py`) writes a `Job`; the executor in the
 container (`executor.py`, `jobs.py`) answers with a `JobResult`, one `RunReport` per test;
 the host's checker (`domains/code/check.py`) judges those. Both sides import this module (it is
 sent into containers with the executor), so a field renamed on one side is a type error on the

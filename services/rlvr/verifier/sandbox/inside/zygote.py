@@ -25,8 +25,7 @@ import types
 from collections.abc import Sequence
 from typing import Any
 
-from rlvr.verifier.sandbox.codec import CodecError, decode_value, encode_value
-from rlvr.verifier.sandbox.procs import (
+from rlvr.verifier.sandbox.inside.procs import (
     CATCHABLE_SIGNALS,
     apply_rlimits,
     close_fds_but,
@@ -38,7 +37,8 @@ from rlvr.verifier.sandbox.procs import (
     send_line,
     signal_filter_program,
 )
-from rlvr.verifier.sandbox.protocol import FAIL_EXIT_CODE
+from rlvr.verifier.sandbox.wire.codec import CodecError, decode_value, encode_value
+from rlvr.verifier.sandbox.wire.protocol import FAIL_EXIT_CODE
 
 WORK_ROOT = "/tmp"
 SOURCE_NAME = "solution"

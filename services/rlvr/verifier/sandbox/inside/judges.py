@@ -27,9 +27,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from rlvr.verifier.sandbox.plumbing import ProcessHost, Run
-from rlvr.verifier.sandbox.procs import decode_status, sealed_memfd
-from rlvr.verifier.sandbox.protocol import JudgeReport, Limits, RunReport
+from rlvr.verifier.sandbox.inside.procs import decode_status, sealed_memfd
+from rlvr.verifier.sandbox.inside.supervisor import Run, Supervisor
+from rlvr.verifier.sandbox.wire.protocol import JudgeReport, Limits, RunReport
 
 _STDERR_TAIL = 2000
 
@@ -56,23 +56,28 @@ def judge_report(
 
 
 def run_checker(
-    host: ProcessHost, judge: Judge, limits: Limits, input_: bytes, output: bytes, answer: bytes
+    supervisor: Supervisor,
+    judge: Judge,
+    limits: Limits,
+    input_: bytes,
+    output: bytes,
+    answer: bytes,
 ) -> tuple[JudgeReport, list[str]]:
     """The checker on files PID 1 writes after the candidate's run was swept."""
     files = {"input.txt": input_, "output.txt": output, "answer.txt": answer}
     if judge.binary is not None:
-        cwd = host.prepare_dir({**files, "checker": judge.binary})
+        cwd = supervisor.prepare_dir({**files, "checker": judge.binary})
         argv = [os.path.join(cwd, "checker"), "input.txt", "output.txt", "answer.txt"]
-        request = host.child_request("exec", cwd, limits, argv=argv, is_judge=True)
+        request = supervisor.child_request("exec", cwd, limits, argv=argv, is_judge=True)
     else:
-        cwd = host.prepare_dir({**files, "checker.py": judge.source})
+        cwd = supervisor.prepare_dir({**files, "checker.py": judge.source})
         path = os.path.join(cwd, "checker.py")
         args = ["input.txt", "output.txt", "answer.txt"]
-        request = host.child_request(
+        request = supervisor.child_request(
             "python-main", cwd, limits, path=path, args=args, is_judge=True
         )
     deadline = time.monotonic() + float(limits["timeout_s"])
-    outcome = host.run_process(request, b"", deadline)
+    outcome = supervisor.run_process(request, b"", deadline)
     report = judge_report(
         outcome["exit_code"],
         outcome["signal"],
@@ -84,23 +89,23 @@ def run_checker(
 
 
 def interactor_request(
-    host: ProcessHost, judge: Judge, limits: Limits, program_fd_number: int
+    supervisor: Supervisor, judge: Judge, limits: Limits, program_fd_number: int
 ) -> dict[str, Any]:
     """The interactor's spawn request: argv[1] is its input (fd 3); its program is fd 4."""
     input_path = "/dev/fd/3"
     if judge.binary is not None:
         argv = ["interactor", input_path]
-        return host.child_request(
+        return supervisor.child_request(
             "exec-fd", "/", limits, fd=program_fd_number, argv=argv, is_judge=True
         )
     path = f"/dev/fd/{program_fd_number}"
-    return host.child_request(
+    return supervisor.child_request(
         "python-main", "/", limits, path=path, args=[input_path], is_judge=True
     )
 
 
 def run_interactive(
-    host: ProcessHost,
+    supervisor: Supervisor,
     judge: Judge,
     judge_limits: Limits,
     candidate: dict[str, Any],
@@ -114,7 +119,7 @@ def run_interactive(
     once (the candidate is killed). The report's `judge` is absent when the candidate ran out
     of time (the interactor was then waiting for it, not at fault).
     """
-    run = Run(host, deadline)
+    run = Run(supervisor, deadline)
     started = time.monotonic()
     candidate_exit: float | None = None
     try:
@@ -129,7 +134,7 @@ def run_interactive(
         program = judge.binary if judge.binary is not None else judge.source
         program_fd = sealed_memfd("interactor", program, 0o100 if judge.binary else 0o400)
         run.to_close.append(program_fd)
-        request = interactor_request(host, judge, judge_limits, 4)
+        request = interactor_request(supervisor, judge, judge_limits, 4)
         candidate = {**candidate, "confine_signals": True}
         run.spawn_group(
             [request, candidate],
@@ -149,7 +154,7 @@ def run_interactive(
         if run.status is not None and not run.output_over:
             candidate_exit = time.monotonic()
             # what the candidate left running (a daemon holding its stdout) ends with it
-            host.kill_all_but_session(judge_pid)
+            supervisor.kill_all_but_session(judge_pid)
             # the candidate ended: the interactor has its own time to decide
             run.timed_out = False
             run.deadline = candidate_exit + float(judge_limits["timeout_s"])

@@ -22,7 +22,7 @@ import resource
 import shutil
 from typing import Any
 
-from rlvr.verifier.sandbox.procs import CATCHABLE_SIGNALS, sealed_memfd, seccomp_program
+from rlvr.verifier.sandbox.inside.procs import CATCHABLE_SIGNALS, sealed_memfd, seccomp_program
 
 LAUNCHER_PATH = "/usr/local/libexec/rlvr-launch"
 # Descriptors of the launched process, after its stdin, stdout and stderr.

@@ -12,9 +12,9 @@ import pytest
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.compiled import CompileCache, CompileOutcome, compile_key
 from rlvr.verifier.domains.code.config import CodeSettings
-from rlvr.verifier.domains.code.harness import build_job, job_deadline_s
-from rlvr.verifier.sandbox.languages import LANGUAGES, java_names, program_spec
-from rlvr.verifier.sandbox.programs import ArtefactError, shape_request, unpack_artefact
+from rlvr.verifier.domains.code.job_builder import build_job, job_deadline_s
+from rlvr.verifier.sandbox.inside.toolchain import ArtefactError, shape_request, unpack_artefact
+from rlvr.verifier.sandbox.wire.languages import LANGUAGES, java_names, program_spec
 
 STDIO = [{"kind": "stdio", "stdin": "1\n", "stdout": "1\n"}]
 

@@ -22,7 +22,7 @@ import shutil
 import tarfile
 from typing import Any
 
-from rlvr.verifier.sandbox.protocol import Job, Limits, Program
+from rlvr.verifier.sandbox.wire.protocol import Job, Limits, Program
 
 MAX_ARTEFACT_FILES = 4096
 _PATH = "/usr/local/bin:/usr/bin:/bin"
