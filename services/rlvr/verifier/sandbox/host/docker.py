@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import socket
-import struct
 import uuid
 from typing import Any, cast
 
@@ -36,12 +34,10 @@ from rlvr.verifier.docker_engine import (
 from rlvr.verifier.sandbox.host.backend import SandboxLost, SandboxUnavailable
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, bootstrap_payload
+from rlvr.verifier.sandbox.wire.frames import encode_frame, take_frame
 from rlvr.verifier.sandbox.wire.protocol import Job, JobResult
 
 log = logging.getLogger(__name__)
-
-_FRAME = struct.Struct(">I")
-_MAX_FRAME = 256 << 20
 
 
 def hardened_container_args(
@@ -89,17 +85,12 @@ class _AttachStream:
         await self.writer.drain()
 
     async def read_frame(self) -> dict[str, Any]:
-        """The next executor frame; raises IncompleteReadError/ValueError if the stream ends."""
+        """The next executor frame; raises IncompleteReadError/ValueError (FrameError) if the
+        stream ends or breaks."""
         while True:
-            if len(self.buffer) >= _FRAME.size:
-                (size,) = _FRAME.unpack_from(self.buffer)
-                if size > _MAX_FRAME:
-                    raise ValueError("oversized frame")
-                if len(self.buffer) >= _FRAME.size + size:
-                    body = bytes(self.buffer[_FRAME.size : _FRAME.size + size])
-                    del self.buffer[: _FRAME.size + size]
-                    message: dict[str, Any] = json.loads(body)
-                    return message
+            frame = take_frame(self.buffer)
+            if frame is not None:
+                return frame
             kind, payload = await read_chunk(self.reader)
             if kind == STDOUT:
                 self.buffer += payload
@@ -151,12 +142,11 @@ class DockerSandbox:
         self._pump.cancel()
 
     async def run(self, job: Job, timeout_s: float) -> JobResult:
-        body = json.dumps(job).encode()
         async with self._lock:
             if not self.is_alive:
                 raise SandboxLost(f"sandbox {self.name} is gone")
             try:
-                await self.stream.send(_FRAME.pack(len(body)) + body)
+                await self.stream.send(encode_frame(job))
                 result = await asyncio.wait_for(self._frames.get(), timeout_s)
             except TimeoutError as exc:
                 self.mark_dead()

@@ -46,12 +46,16 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Mapping
 from typing import Any, cast
 
+from rlvr.verifier.sandbox.inside.fds import read_exact, write_all
 from rlvr.verifier.sandbox.inside.jobs import JobRunner
-from rlvr.verifier.sandbox.inside.procs import set_non_dumpable, wipe_dir
-from rlvr.verifier.sandbox.inside.supervisor import Supervisor, read_frame, send_frame
+from rlvr.verifier.sandbox.inside.procs import set_non_dumpable
+from rlvr.verifier.sandbox.inside.supervisor import Supervisor
+from rlvr.verifier.sandbox.inside.wipe import wipe_dir
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT
+from rlvr.verifier.sandbox.wire.frames import HEADER, body_size, decode_body, encode_frame
 from rlvr.verifier.sandbox.wire.protocol import Job
 
 
@@ -84,3 +88,16 @@ def main(config: dict[str, Any]) -> None:
         # any anomaly retires the container: what it means was cleaned up, but it was hostile
         result["healthy"] = supervisor.zygote.is_alive and not result.get("anomalies")
         send_frame(result)
+
+
+def read_frame() -> dict[str, Any] | None:
+    """The host's next job from stdin; None when the stream ends."""
+    header = read_exact(0, HEADER.size)
+    if header is None:
+        return None
+    body = read_exact(0, body_size(header))
+    return None if body is None else decode_body(body)
+
+
+def send_frame(message: Mapping[str, object]) -> None:
+    write_all(1, encode_frame(message))

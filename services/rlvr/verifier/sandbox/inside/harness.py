@@ -27,13 +27,11 @@ import traceback
 import types
 from typing import Any
 
+from rlvr.verifier.sandbox.inside.fds import move_fds, send_line, write_all
 from rlvr.verifier.sandbox.inside.procs import (
     apply_rlimits,
     install_exit_builtins,
-    move_fds,
-    send_line,
     set_non_dumpable,
-    write_all,
 )
 from rlvr.verifier.sandbox.wire.codec import CodecError, decode_value, encode_value
 

@@ -3,13 +3,12 @@
 A job (`protocol.Job`) is one item: compile once if the language needs it, then each test in a
 fresh run (stdio), or consecutive tests in one serving candidate process (Python call/assert
 sessions), stopping early where asked; the answer (`protocol.JobResult`) is kept under what the
-host accepts. Processes, pipes and cleanup are `supervisor.py`'s; the language toolchains (how a
-program is compiled and started) are the two functions `compile_program` and `program_request`.
+host accepts. Processes, pipes and cleanup are `supervisor.py`'s; the language toolchain (how a
+program is compiled and started) is `toolchain.py`'s.
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import json
 import os
@@ -17,9 +16,10 @@ import time
 from collections import OrderedDict
 from typing import Any, cast
 
+from rlvr.verifier.sandbox.inside.candidate import SOURCE_NAME
+from rlvr.verifier.sandbox.inside.fds import sealed_memfd, write_all
 from rlvr.verifier.sandbox.inside.harness import harness_main
 from rlvr.verifier.sandbox.inside.judges import Judge, judge_report, run_checker, run_interactive
-from rlvr.verifier.sandbox.inside.procs import sealed_memfd, write_all
 from rlvr.verifier.sandbox.inside.supervisor import (
     Capture,
     ContainerDirty,
@@ -28,17 +28,14 @@ from rlvr.verifier.sandbox.inside.supervisor import (
     Run,
     Supervisor,
     TestClock,
-    ZygoteLost,
 )
 from rlvr.verifier.sandbox.inside.toolchain import (
-    ArtefactError,
-    compile_limits,
+    compile_program,
     native_binary,
-    run_argv,
-    shape_request,
-    unpack_artefact,
+    needs_compile,
+    program_request,
 )
-from rlvr.verifier.sandbox.inside.zygote import SOURCE_NAME
+from rlvr.verifier.sandbox.inside.zygote import ZygoteLost
 from rlvr.verifier.sandbox.wire.languages import program_spec
 from rlvr.verifier.sandbox.wire.protocol import (
     AssertJobTest,
@@ -60,10 +57,6 @@ from rlvr.verifier.sandbox.wire.protocol import (
 # about 0.1 s for 16 MiB of escapes on a loaded 2-core machine and 0.5 s for 64 MiB. Tests past
 # the budget count as over the output limit.
 _ANSWER_BUDGET_BYTES = 16 << 20
-# The largest compiled artefact (its tar) kept in PID 1's memory and carried to the host (as
-# base64 in one frame, parsed on its event loop): real programs are far below (Go ~1.3 MB);
-# a program that embeds tens of MB of data is a compile error ("too large").
-_ARTEFACT_LIMIT = 16 << 20
 # Artefacts kept between jobs in PID 1 (counted in the container's memory).
 _KEPT_ARTEFACTS = 16
 _KEPT_BYTES = 48 << 20
@@ -533,99 +526,6 @@ def _exited_cleanly(report: RunReport) -> bool:
 
 def _out_of_budget() -> RunReport:
     return {"skipped": True, "out_of_budget": True, "reason": "not run: total_timeout_s ran out"}
-
-
-# ---------------------------------------------------------------- languages
-# The seam for toolchains: how a language's program is compiled (once per job) and started
-# (once per run). Everything else in a job is language-independent.
-
-
-def needs_compile(job: Job) -> bool:
-    program = job.get("program")  # hand-made jobs (tests, old hosts) may carry none: python
-    return bool(program and program["compile_argv"])
-
-
-def compile_program(
-    supervisor: Supervisor, source: bytes, job: Job
-) -> tuple[dict[str, bytes] | None, CompileReport, list[str]]:
-    """(artefact files or None, report, anomalies). The artefact comes from the host's cache
-    when the job carries one; else the job's compile command runs once, in a run of its own,
-    and its stdout (the artefact tar: the sweep wipes the dir) is carried back."""
-    if "artefact" in job:
-        blob = base64.b64decode(job["artefact"])
-        try:
-            return unpack_artefact(blob, _ARTEFACT_LIMIT), {"elapsed_s": 0.0}, []
-        except ArtefactError as exc:  # the host's copy of a tar we unpacked before: a fault
-            raise RuntimeError(f"cached artefact unusable: {exc}") from exc
-    program = job["program"]
-    limits = compile_limits(job)
-    cwd = supervisor.prepare_dir({program["source_name"]: source})
-    request = supervisor.child_request("exec", cwd, limits, argv=program["compile_argv"])
-    request = shape_request(
-        request,
-        program["compile_env"],
-        program["compile_memory_rlimit"],
-        int(limits["memory_mb"]),
-        0,
-        int(limits["nproc"]),
-    )
-    deadline = time.monotonic() + float(job["compile_timeout_s"])
-    saved_limit = supervisor.output_limit
-    supervisor.output_limit = int(job.get("binary_limit_bytes", _ARTEFACT_LIMIT))
-    try:
-        outcome = supervisor.run_process(request, b"", deadline)
-    finally:
-        supervisor.output_limit = saved_limit
-    elapsed = round(outcome["elapsed_s"], 4)
-    anomalies = outcome["anomalies"]
-    if outcome["timed_out"]:
-        return None, {"detail": "compilation timed out", "timed_out": True}, anomalies
-    if outcome["stdout_over"]:
-        return None, {"detail": "the compiled program is too large"}, anomalies
-    if outcome["exit_code"] != 0:
-        detail = outcome["stderr"][-1500:] or "compilation failed"
-        return None, {"detail": detail, "elapsed_s": elapsed}, anomalies
-    try:
-        files = unpack_artefact(outcome["stdout_bytes"], _ARTEFACT_LIMIT)
-    except ArtefactError as exc:
-        return None, {"detail": str(exc), "elapsed_s": elapsed}, anomalies
-    report: CompileReport = {"elapsed_s": elapsed}
-    if job.get("return_artefact"):
-        report["artefact"] = base64.b64encode(outcome["stdout_bytes"]).decode()
-    return files, report, anomalies
-
-
-def program_request(
-    supervisor: Supervisor,
-    job: Job,
-    code: bytes,
-    artefact: dict[str, bytes] | None,
-    in_memfd: bool = False,
-) -> dict[str, Any]:
-    """The zygote's request that starts one run of the program in a fresh work dir: Python in
-    the warm interpreter; anything else by its run argv, over its artefact (compiled) or its
-    source (interpreted), with the language's environment and memory rlimit."""
-    limits = job["limits"]
-    program = job["program"]
-    if job["language"] == "python":
-        cwd = supervisor.prepare_dir({f"{SOURCE_NAME}.py": code})
-        path = os.path.join(cwd, f"{SOURCE_NAME}.py")
-        return supervisor.child_request("python-main", cwd, limits, path=path)
-    if in_memfd:  # exec'd from the job's memfd: the run gets an empty work dir
-        cwd = supervisor.prepare_dir({})
-    else:
-        cwd = supervisor.prepare_dir(
-            artefact if artefact is not None else {program["source_name"]: code}
-        )
-    request = supervisor.child_request("exec", cwd, limits, argv=run_argv(program, cwd))
-    return shape_request(
-        request,
-        program["run_env"],
-        program["memory_rlimit"],
-        int(limits["memory_mb"]),
-        int(program["memory_slack_mb"]),
-        int(program["min_processes"]),
-    )
 
 
 def process_report(outcome: ProcessOutcome) -> RunReport:

@@ -27,7 +27,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from rlvr.verifier.sandbox.inside.procs import decode_status, sealed_memfd
+from rlvr.verifier.sandbox.inside.fds import sealed_memfd
+from rlvr.verifier.sandbox.inside.procs import decode_status
 from rlvr.verifier.sandbox.inside.supervisor import Run, Supervisor
 from rlvr.verifier.sandbox.wire.protocol import JudgeReport, Limits, RunReport
 

@@ -22,7 +22,9 @@ import resource
 import shutil
 from typing import Any
 
-from rlvr.verifier.sandbox.inside.procs import CATCHABLE_SIGNALS, sealed_memfd, seccomp_program
+from rlvr.verifier.sandbox.inside.fds import sealed_memfd
+from rlvr.verifier.sandbox.inside.procs import CATCHABLE_SIGNALS
+from rlvr.verifier.sandbox.inside.seccomp import seccomp_program
 
 LAUNCHER_PATH = "/usr/local/libexec/rlvr-launch"
 # Descriptors of the launched process, after its stdin, stdout and stderr.

@@ -13,29 +13,24 @@ import json
 import os
 import selectors
 import signal
-import socket
-import struct
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, TypedDict
 
+from rlvr.verifier.sandbox.inside.fds import write_all
 from rlvr.verifier.sandbox.inside.launcher import Launcher, launchable
 from rlvr.verifier.sandbox.inside.procs import (
     decode_status,
     other_pids,
     process_attributes,
-    read_exact,
     reap_all,
-    wipe_dir,
-    wipe_ipc,
-    write_all,
 )
-from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, zygote_main
+from rlvr.verifier.sandbox.inside.wipe import wipe_dir, wipe_ipc
+from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, Zygote
 from rlvr.verifier.sandbox.wire.protocol import Limits
 
 SHM_ROOT = "/dev/shm"
 MQUEUE_ROOT = "/dev/mqueue"
-_FRAME = struct.Struct(">I")
 # Time PID 1 spends emptying the tmpfs after one run; past it the container is dirty (retired).
 _WIPE_BUDGET_S = 2.0
 
@@ -54,78 +49,8 @@ class ProcessOutcome(TypedDict):
     phases_ms: dict[str, float]
 
 
-class ZygoteLost(Exception):
-    """The zygote stopped answering (a candidate killed or stopped it): retire the container."""
-
-
 class ContainerDirty(Exception):
     """What a run left could not be removed: no further run here (the container is retired)."""
-
-
-class Zygote:
-    def __init__(self) -> None:
-        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        pid = os.fork()
-        if pid == 0:
-            parent.close()
-            try:
-                null = os.open(os.devnull, os.O_RDWR)
-                os.dup2(null, 0)
-                os.dup2(null, 1)
-                zygote_main(child)
-            finally:
-                os._exit(1)
-        child.close()
-        self.pid = pid
-        self.sock = parent
-        self.is_alive = True
-        ready = self.receive(timeout_s=30)
-        if ready is None or not ready.get("ready"):
-            detail = (ready or {}).get("error", "no answer")
-            raise RuntimeError(f"the process spawner did not start: {detail}")
-
-    def _send(self, message: dict[str, Any], fds: list[int]) -> None:
-        """A request to the zygote; a zygote that is gone (a candidate killed it: the socket's
-        other end is closed, BrokenPipeError, ECONNRESET...) is `ZygoteLost`, whose meaning
-        the job knows (the candidate loses its own remaining tests), never a fault."""
-        try:
-            socket.send_fds(self.sock, [json.dumps(message).encode()], fds)
-        except OSError as exc:
-            self.is_alive = False
-            raise ZygoteLost("the sandbox's process spawner was killed or stopped") from exc
-
-    def spawn(self, request: dict[str, Any], fds: list[int]) -> int:
-        self._send(request, fds)
-        reply = self.receive(timeout_s=5)
-        if reply is None or "pid" not in reply:
-            self.is_alive = False
-            raise ZygoteLost("the sandbox's process spawner was killed or stopped")
-        return int(reply["pid"])
-
-    def spawn_group(self, requests: list[dict[str, Any]], fds: list[list[int]]) -> list[int]:
-        """Several processes at once (an interactor beside the candidate), in order; the
-        zygote then reports each exit as it happens."""
-        group = {"group": requests, "counts": [len(f) for f in fds]}
-        self._send(group, [fd for f in fds for fd in f])
-        reply = self.receive(timeout_s=5)
-        if reply is None or "pids" not in reply:
-            self.is_alive = False
-            raise ZygoteLost("the sandbox's process spawner was killed or stopped")
-        return [int(pid) for pid in reply["pids"]]
-
-    def receive(self, timeout_s: float) -> dict[str, Any] | None:
-        self.sock.settimeout(timeout_s)
-        try:
-            data = self.sock.recv(1 << 16)
-        except (TimeoutError, OSError):
-            return None
-        finally:
-            self.sock.settimeout(None)
-        if not data:
-            self.is_alive = False
-            return None
-        message: dict[str, Any] = json.loads(data)
-        return message
 
 
 class Capture:
@@ -641,22 +566,6 @@ class LineReader:
             except Exception:  # the candidate's bytes: deep nesting, junk
                 message = {"broken": True}
             messages.append(message if type(message) is dict else {"broken": True})
-
-
-def read_frame() -> dict[str, Any] | None:
-    header = read_exact(0, _FRAME.size)
-    if header is None:
-        return None
-    body = read_exact(0, _FRAME.unpack(header)[0])
-    if body is None:
-        return None
-    message: dict[str, Any] = json.loads(body)
-    return message
-
-
-def send_frame(message: Mapping[str, object]) -> None:
-    body = json.dumps(message).encode()
-    write_all(1, _FRAME.pack(len(body)) + body)
 
 
 def head_and_tail(text: str, head: int = 600, tail: int = 1400) -> str:

@@ -1,9 +1,9 @@
-"""The candidate's side of a run, in the zygote and its children (stdlib only; in sandboxes).
+"""The zygote: PID 1's warm process spawner (its loop, and PID 1's handle on it, `Zygote`).
 
 The zygote is forked by PID 1 before any job arrives, so its memory never holds a test; it forks
-one child per run, which makes its own session, takes its pipes and rlimits, reads the source
-from its work dir and becomes the program: `python-main` (stdio tests), `python-serve` (answers
-call requests with plain data) or `exec` (the compiler, a compiled binary).
+one child per run, which makes its own session, takes its pipes and rlimits, and becomes the
+program: `exec` (the compiler, a compiled binary) or, through `candidate.py`, `python-main`
+(stdio tests) and `python-serve` (answers call requests with plain data).
 
 Native runs (`exec`) are started by PID 1 through the image's launcher where it has one
 (`launcher.py`); the zygote forks them otherwise, and always forks judges' binaries and
@@ -12,37 +12,32 @@ candidates beside an interactor.
 
 from __future__ import annotations
 
-import builtins
 import contextlib
-import io
 import json
 import os
 import signal
 import socket
 import sys
 import traceback
-import types
 from collections.abc import Sequence
 from typing import Any
 
+from rlvr.verifier.sandbox.inside.candidate import prepare_stdio, run_python_main, run_python_serve
+from rlvr.verifier.sandbox.inside.fds import close_fds_but, place_fds
 from rlvr.verifier.sandbox.inside.procs import (
     CATCHABLE_SIGNALS,
     apply_rlimits,
-    close_fds_but,
     install_exit_builtins,
-    install_seccomp,
     open_own_oom_score_adj,
-    place_fds,
+)
+from rlvr.verifier.sandbox.inside.seccomp import (
+    install_seccomp,
     seccomp_program,
-    send_line,
     signal_filter_program,
 )
-from rlvr.verifier.sandbox.wire.codec import CodecError, decode_value, encode_value
 from rlvr.verifier.sandbox.wire.protocol import FAIL_EXIT_CODE
 
 WORK_ROOT = "/tmp"
-SOURCE_NAME = "solution"
-_DATA_NAME_LIMIT = 1 << 20
 # Modules candidates commonly import, imported once in the zygote so that no run pays for them.
 # Not `dataclasses` (it brings `inspect`, `ast`, `dis`: 2 MB of heap) nor `hashlib` (OpenSSL,
 # 0.5 MB): every run's fork copies the page tables of this heap and every exit frees them, and
@@ -74,167 +69,6 @@ _PREIMPORT = [
     "typing",
     "unicodedata",
 ]
-
-
-def _new_stdio() -> tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]:
-    stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
-    stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)))
-    stderr = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(2, "w", closefd=False)), line_buffering=True
-    )
-    return stdin, stdout, stderr
-
-
-# Made once in the zygote, never used there: each run's fork gets them untouched (building them
-# in every fresh copy-on-write child costs ~0.3 ms, the codec lookup included).
-_UNUSED_STDIO: tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper] | None = None
-
-
-def _fresh_stdio() -> None:
-    """The run's own sys.stdin/stdout/stderr on its descriptors 0, 1, 2."""
-    global _UNUSED_STDIO
-    stdio, _UNUSED_STDIO = _UNUSED_STDIO or _new_stdio(), None
-    sys.stdin, sys.stdout, sys.stderr = stdio
-    sys.__stdin__, sys.__stdout__, sys.__stderr__ = stdio  # type: ignore[misc]
-
-
-def _load_module(path: str, name: str) -> types.ModuleType:
-    with open(path, encoding="utf-8") as handle:
-        source = handle.read()
-    module = types.ModuleType(name)
-    module.__file__ = path
-    module.__builtins__ = builtins  # type: ignore[attr-defined]
-    sys.modules[name] = module
-    exec(compile(source, path, "exec"), module.__dict__)
-    return module
-
-
-def candidate_traceback(exc: BaseException) -> str:
-    """The traceback without the executor's own frames (they only confuse the reader)."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename.startswith("<rlvr."):
-        tb = tb.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, tb))[-1500:]
-
-
-def _flush_quietly() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(BaseException):
-            stream.flush()
-
-
-def run_python_main(path: str, args: list[str], is_judge: bool = False) -> None:
-    """Run a program as `__main__` reading stdin (stdio tests, a Python checker or interactor).
-
-    A candidate's MemoryError exits 3; a judge's uncaught exception (MemoryError included) exits
-    `FAIL_EXIT_CODE` (testlib's `_fail`): the judge failed, which the host reports as `error`.
-    """
-    _fresh_stdio()
-    if is_judge:
-        # An interactor's stdin is the candidate's output: bytes that are not UTF-8 read as
-        # U+FFFD (a wrong answer to any judge) instead of raising in the judge's first
-        # readline, which would be the judge's crash (`error`) at the candidate's will.
-        sys.stdin = io.TextIOWrapper(
-            io.BufferedReader(io.FileIO(0, "r", closefd=False)), errors="replace"
-        )
-    sys.argv = [path, *args]
-    crash_code = FAIL_EXIT_CODE if is_judge else 1
-    code = 0
-    try:
-        _load_module(path, "__main__")
-        import atexit
-
-        atexit._run_exitfuncs()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except MemoryError:
-        code = crash_code if is_judge else 3
-        with contextlib.suppress(BaseException):
-            sys.stderr.write("MemoryError\n")
-    except BaseException as exc:
-        code = crash_code
-        with contextlib.suppress(BaseException):
-            sys.stderr.write(candidate_traceback(exc))
-    _flush_quietly()
-    os._exit(code & 0xFF)
-
-
-def _describe_names(namespace: dict[str, Any]) -> dict[str, Any]:
-    """What the harness may see of the candidate's module: callables, modules, plain data."""
-    names: dict[str, Any] = {}
-    for name, value in list(namespace.items()):
-        if name.startswith("__") or hasattr(builtins, name):
-            continue
-        if isinstance(value, types.ModuleType):
-            names[name] = {"module": value.__name__}
-        elif callable(value):
-            names[name] = {"callable": True}
-        else:
-            with contextlib.suppress(Exception):
-                encoded = encode_value(value)
-                if len(encoded) <= _DATA_NAME_LIMIT:
-                    names[name] = {"data": encoded}
-    return names
-
-
-def _resolve(namespace: dict[str, Any], name: str) -> Any:
-    """`add`, or `Solution.two_sum` (LeetCode style: a fresh `Solution()` per call)."""
-    owner, _, method = name.partition(".")
-    target = namespace.get(owner)
-    if not method:
-        return target
-    return getattr(target(), method) if isinstance(target, type) else None
-
-
-def _call_response(namespace: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
-    try:
-        args, kwargs = decode_value(request["args"])
-        function = _resolve(namespace, str(request["fn"]))
-        if not callable(function):
-            return {"raised": "NameError", "message": f"name {request['fn']!r} is not defined"}
-        result = function(*args, **kwargs)
-    except MemoryError:
-        return {"memory": True}
-    except RecursionError as exc:
-        return {"raised": "RecursionError", "message": str(exc)[:300]}
-    except BaseException as exc:
-        try:
-            message = str(exc)[:300]
-            kind = type(exc).__name__
-        except BaseException:
-            message, kind = "", "Exception"
-        return {"raised": kind, "message": message}
-    try:
-        reply: dict[str, Any] = {"value": encode_value(result)}
-        if request.get("track_args"):
-            reply["args"] = encode_value(list(args))
-        return reply
-    except CodecError as exc:
-        return {"unplain": str(exc)[:200]}
-
-
-def run_python_serve(path: str, describe: bool) -> None:
-    """Load the candidate as a module, then answer call requests (fd 3) on fd 4 as plain data."""
-    _fresh_stdio()
-    sys.argv = [path]
-    try:
-        module = _load_module(path, SOURCE_NAME)
-        names = _describe_names(module.__dict__) if describe else {}
-        ready: dict[str, Any] = {"ready": names}
-    except MemoryError:
-        ready = {"load": "memory"}
-    except BaseException as exc:
-        ready = {"load": "error", "detail": candidate_traceback(exc)}
-    _flush_quietly()
-    send_line(4, ready)
-    if "ready" not in ready:
-        os._exit(1)
-    requests = os.fdopen(3, "rb")
-    for line in requests:
-        reply = _call_response(module.__dict__, json.loads(line))
-        _flush_quietly()
-        send_line(4, reply)
-    os._exit(0)
 
 
 def child_main(request: dict[str, Any], fds: list[int]) -> None:
@@ -286,8 +120,7 @@ def zygote_main(sock: socket.socket) -> None:
         with contextlib.suppress(ImportError):
             __import__(name)
     install_exit_builtins()
-    global _UNUSED_STDIO
-    _UNUSED_STDIO = _new_stdio()
+    prepare_stdio()
     # as judges do: no cap on int <-> decimal str (big answers); a slow conversion only spends
     # the candidate's own time limit
     sys.set_int_max_str_digits(0)
@@ -386,3 +219,73 @@ def _spawn_group(
         if pid in left:
             left.discard(pid)
             sock.send(json.dumps({"status": status, "pid": pid}).encode())
+
+
+class ZygoteLost(Exception):
+    """The zygote stopped answering (a candidate killed or stopped it): retire the container."""
+
+
+class Zygote:
+    def __init__(self) -> None:
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            parent.close()
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                os.dup2(null, 0)
+                os.dup2(null, 1)
+                zygote_main(child)
+            finally:
+                os._exit(1)
+        child.close()
+        self.pid = pid
+        self.sock = parent
+        self.is_alive = True
+        ready = self.receive(timeout_s=30)
+        if ready is None or not ready.get("ready"):
+            detail = (ready or {}).get("error", "no answer")
+            raise RuntimeError(f"the process spawner did not start: {detail}")
+
+    def _send(self, message: dict[str, Any], fds: list[int]) -> None:
+        """A request to the zygote; a zygote that is gone (a candidate killed it: the socket's
+        other end is closed, BrokenPipeError, ECONNRESET...) is `ZygoteLost`, whose meaning
+        the job knows (the candidate loses its own remaining tests), never a fault."""
+        try:
+            socket.send_fds(self.sock, [json.dumps(message).encode()], fds)
+        except OSError as exc:
+            self.is_alive = False
+            raise ZygoteLost("the sandbox's process spawner was killed or stopped") from exc
+
+    def spawn(self, request: dict[str, Any], fds: list[int]) -> int:
+        self._send(request, fds)
+        reply = self.receive(timeout_s=5)
+        if reply is None or "pid" not in reply:
+            self.is_alive = False
+            raise ZygoteLost("the sandbox's process spawner was killed or stopped")
+        return int(reply["pid"])
+
+    def spawn_group(self, requests: list[dict[str, Any]], fds: list[list[int]]) -> list[int]:
+        """Several processes at once (an interactor beside the candidate), in order; the
+        zygote then reports each exit as it happens."""
+        group = {"group": requests, "counts": [len(f) for f in fds]}
+        self._send(group, [fd for f in fds for fd in f])
+        reply = self.receive(timeout_s=5)
+        if reply is None or "pids" not in reply:
+            self.is_alive = False
+            raise ZygoteLost("the sandbox's process spawner was killed or stopped")
+        return [int(pid) for pid in reply["pids"]]
+
+    def receive(self, timeout_s: float) -> dict[str, Any] | None:
+        self.sock.settimeout(timeout_s)
+        try:
+            data = self.sock.recv(1 << 16)
+        except (TimeoutError, OSError):
+            return None
+        finally:
+            self.sock.settimeout(None)
+        if not data:
+            self.is_alive = False
+            return None
+        message: dict[str, Any] = json.loads(data)
+        return message

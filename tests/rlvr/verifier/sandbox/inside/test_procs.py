@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from rlvr.verifier.sandbox.inside import harness
-from rlvr.verifier.sandbox.inside.procs import (
+from rlvr.verifier.sandbox.inside.fds import place_fds
+from rlvr.verifier.sandbox.inside.procs import process_attributes
+from rlvr.verifier.sandbox.inside.seccomp import (
     install_seccomp,
-    place_fds,
-    process_attributes,
     seccomp_program,
     signal_filter_program,
-    wipe_dir,
 )
+from rlvr.verifier.sandbox.inside.wipe import wipe_dir
 
 
 def test_wipe_empties_deep_unreadable_and_special_entries(tmp_path: Path) -> None:

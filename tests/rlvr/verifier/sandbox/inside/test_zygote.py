@@ -7,9 +7,8 @@ import os
 import shutil
 from pathlib import Path
 
-from rlvr.verifier.sandbox.inside.procs import sealed_memfd
-from rlvr.verifier.sandbox.inside.supervisor import Zygote
-from rlvr.verifier.sandbox.inside.zygote import child_main
+from rlvr.verifier.sandbox.inside.fds import sealed_memfd
+from rlvr.verifier.sandbox.inside.zygote import Zygote, child_main
 
 
 def test_a_forked_run_can_exec_its_binary_from_the_jobs_memfd(tmp_path: Path) -> None:
