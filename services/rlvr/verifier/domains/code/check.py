@@ -34,10 +34,27 @@ from rlvr.verifier.domains.code.values import (
 )
 from rlvr.verifier.sandbox.wire.codec import encode_value
 from rlvr.verifier.sandbox.wire.languages import MEMORY_MARKERS
-from rlvr.verifier.sandbox.wire.protocol import JudgeReport, RunReport, judge_outcome
+from rlvr.verifier.sandbox.wire.protocol import JudgeReport, RunReport, SkipReason, judge_outcome
 
 _SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
 _OUT_OF_BUDGET = "the item's total time budget (total_timeout_s) ran out"
+# What a test PID 1 did not run counts as, by its reason (the one place the codes are worded).
+_NOT_RUN: dict[SkipReason, tuple[TestStatus, str]] = {
+    SkipReason.AFTER_FAILURE: (TestStatus.failed, _SKIPPED),
+    SkipReason.OUT_OF_BUDGET: (TestStatus.timed_out, f"not run: {_OUT_OF_BUDGET}"),
+    SkipReason.JUDGE_FAILED: (
+        TestStatus.runtime_error,
+        "not run: the problem's checker or interactor failed on an earlier test",
+    ),
+    SkipReason.NOT_CLEANED: (
+        TestStatus.runtime_error,
+        "not run: the sandbox could not be cleaned after this program",
+    ),
+    SkipReason.SPAWNER_LOST: (
+        TestStatus.runtime_error,
+        "not run: the sandbox's process spawner was killed or stopped by this program",
+    ),
+}
 
 
 class JudgeFault(ValueError):
@@ -348,17 +365,22 @@ def _assert_verdict(raw: RunReport) -> tuple[TestStatus, str]:
     return TestStatus.runtime_error, detail or "the test harness failed"
 
 
+def _skipped_verdict(raw: RunReport) -> TestVerdict:
+    try:
+        reason = SkipReason(raw["skipped"])
+    except ValueError:
+        raise ValueError(f"unknown skip reason {raw['skipped']!r}") from None
+    if reason is SkipReason.JUDGE_NOT_COMPILED:  # the problem's fault: JudgeFault (`error`)
+        _judge_said(raw["judge"], "checker or interactor")
+        raise ValueError("a judge that did not compile reported as accepted")
+    status, detail = _NOT_RUN[reason]
+    return TestVerdict(status=status, elapsed_s=0.0, detail=detail)
+
+
 def grade_test(raw: RunReport, test: Any, checker: Checker | None = None) -> TestVerdict:
     elapsed_s = round(float(raw.get("elapsed_s", 0.0)), 6)
-    if "judge" in raw and raw.get("skipped"):  # the checker/interactor did not compile
-        _judge_said(raw["judge"], "checker or interactor")
-    if raw.get("skipped") and raw.get("out_of_budget"):
-        detail = f"not run: {_OUT_OF_BUDGET}"
-        return TestVerdict(status=TestStatus.timed_out, elapsed_s=0.0, detail=detail)
-    if raw.get("skipped"):
-        reason = raw.get("reason") or _SKIPPED
-        status = TestStatus.failed if reason == _SKIPPED else TestStatus.runtime_error
-        return TestVerdict(status=status, elapsed_s=0.0, detail=reason)
+    if "skipped" in raw:
+        return _skipped_verdict(raw)
     if raw.get("status") == "compile_error":
         return TestVerdict(
             status=TestStatus.compile_error,

@@ -45,9 +45,11 @@ from rlvr.verifier.sandbox.wire.protocol import (
     Job,
     JobResult,
     JobTest,
+    JudgeReport,
     Limits,
     Reply,
     RunReport,
+    SkipReason,
     judge_outcome,
 )
 
@@ -101,7 +103,7 @@ class JobRunner:
         anomalies: list[str] = []
         while len(results) < len(tests):
             if self.is_out_of_budget():
-                results += [_out_of_budget() for _ in tests[len(results) :]]
+                results += [_skipped(SkipReason.OUT_OF_BUDGET) for _ in tests[len(results) :]]
                 break
             rest = tests[len(results) :]
             cwd = self.supervisor.prepare_dir({f"{SOURCE_NAME}.py": code})
@@ -308,13 +310,12 @@ class JobRunner:
             judge, judge_failure, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
         anomalies += found
         if judge_failure is not None:
-            reason = "not run: the problem's checker or interactor did not compile"
             why = str(judge_failure.get("detail", "compilation failed"))
             note = judge_report(None, None, False, f"did not compile: {why}", 0.0)
             return {
                 "id": job.get("id"),
                 "judge_compile": judge_failure,
-                "tests": [{"skipped": True, "reason": reason, "judge": note} for _ in job["tests"]],
+                "tests": [_skipped(SkipReason.JUDGE_NOT_COMPILED, note) for _ in job["tests"]],
                 "anomalies": sorted(set(anomalies + self.supervisor.changed_attributes())),
             }
         if needs_compile(job):
@@ -352,12 +353,10 @@ class JobRunner:
         stop_early = bool(job.get("stop_on_first_failure"))
         tests = job["tests"]
         budget = _ANSWER_BUDGET_BYTES
-        while len(results) < len(tests):
-            if stop_early and results and results[-1].get("stop"):
-                results.append({"skipped": True})
-                continue
+        skip: SkipReason | None = None  # once set, no test left runs, for this reason
+        while len(results) < len(tests) and skip is None:
             if self.is_out_of_budget():
-                results += [_out_of_budget() for _ in tests[len(results) :]]
+                skip = SkipReason.OUT_OF_BUDGET
                 break
             test = tests[len(results)]
             try:
@@ -370,38 +369,32 @@ class JobRunner:
                     )
                 else:
                     got, found = self.run_test(test, job, artefact, judge)
-            except ZygoteLost as exc:
+            except ZygoteLost:
                 anomalies.append("zygote lost")
-                results.append({"skipped": True, "reason": str(exc)})
+                skip = SkipReason.SPAWNER_LOST
                 break
-            except ContainerDirty as exc:
+            except ContainerDirty:
                 anomalies.append("tmpfs not clean")
-                while len(results) < len(tests):
-                    results.append({"skipped": True, "reason": str(exc)})
+                skip = SkipReason.NOT_CLEANED
                 break
             anomalies += found
             for result in got:
                 budget = self.charge_answer(result, budget)
-                result["stop"] = is_definite_failure(result)
                 if result.get("timed_out") and self.is_out_of_budget():
                     result["out_of_budget"] = True
             results += got
             if not self.supervisor.zygote.is_alive:
-                break
-            if any(judge_outcome(r["judge"]) == "fault" for r in got if "judge" in r):
-                reason = "not run: the problem's checker or interactor failed on an earlier test"
-                while len(results) < len(tests):
-                    results.append({"skipped": True, "reason": reason})
-            if not self.supervisor.is_clean and len(results) < len(tests):
-                reason = "not run: the sandbox could not be cleaned after this program"
-                while len(results) < len(tests):
-                    results.append({"skipped": True, "reason": reason})
-        while len(results) < len(job["tests"]):
-            reason = "not run: the sandbox's process spawner was killed or stopped by this program"
-            results.append({"skipped": True, "reason": reason})
-        anomalies += (
-            self.supervisor.changed_attributes()
-        )  # once per job: it only protects later jobs
+                skip = SkipReason.SPAWNER_LOST
+            elif any(judge_outcome(r["judge"]) == "fault" for r in got if "judge" in r):
+                skip = SkipReason.JUDGE_FAILED
+            elif not self.supervisor.is_clean:
+                skip = SkipReason.NOT_CLEANED
+            elif stop_early and any(is_definite_failure(r) for r in got):
+                skip = SkipReason.AFTER_FAILURE
+        # (a session that ended with the spawner's loss did not reach the rest: not run)
+        results += [_skipped(skip or SkipReason.SPAWNER_LOST) for _ in tests[len(results) :]]
+        # once per job: it only protects later jobs
+        anomalies += self.supervisor.changed_attributes()
         return {"id": job.get("id"), "tests": results, "anomalies": sorted(set(anomalies))}
 
     def prepare_judge(self, job: Job) -> tuple[Judge | None, CompileReport | None, list[str]]:
@@ -524,8 +517,11 @@ def _exited_cleanly(report: RunReport) -> bool:
     return report.get("exit_code") == 0
 
 
-def _out_of_budget() -> RunReport:
-    return {"skipped": True, "out_of_budget": True, "reason": "not run: total_timeout_s ran out"}
+def _skipped(reason: SkipReason, judge: JudgeReport | None = None) -> RunReport:
+    report: RunReport = {"skipped": reason}
+    if judge is not None:
+        report["judge"] = judge
+    return report
 
 
 def process_report(outcome: ProcessOutcome) -> RunReport:

@@ -13,6 +13,7 @@ it may have forged): these types describe what the executor *sends*, not what th
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal, NotRequired, TypedDict
 
 # -- host -> executor
@@ -108,6 +109,19 @@ class Job(TypedDict):
 # -- executor -> host
 
 
+class SkipReason(StrEnum):
+    """Why PID 1 did not run a test (a code, never prose: the host words the verdict)."""
+
+    # stop_on_first_failure, after a failure PID 1 can see (a crash, a timeout, a non-zero exit,
+    # a failed assert); a wrong answer is only known to the host, so its later tests did run
+    AFTER_FAILURE = "after_failure"
+    OUT_OF_BUDGET = "out_of_budget"  # total_timeout_s ran out before this test
+    JUDGE_NOT_COMPILED = "judge_not_compiled"  # the problem's checker or interactor
+    JUDGE_FAILED = "judge_failed"  # ... failed on an earlier test
+    NOT_CLEANED = "not_cleaned"  # the sandbox could not be cleaned after this program
+    SPAWNER_LOST = "spawner_lost"  # this program killed or stopped the zygote
+
+
 class Reply(TypedDict, total=False):
     """One line of a serving candidate (call tests), reduced to its known scalar fields."""
 
@@ -164,14 +178,11 @@ class RunReport(TypedDict, total=False):
     verdict: HarnessVerdict | None
     # a checker program's or an interactor's run
     judge: JudgeReport
-    # not run, or not compiled
-    skipped: bool
-    out_of_budget: bool  # total_timeout_s ran out before or during this test
-    reason: str
+    # not run (why: a code), or not compiled
+    skipped: SkipReason
+    out_of_budget: bool  # a run that timed out as total_timeout_s ran out
     status: Literal["compile_error"]
     detail: str
-    # a failure visible inside the container (stop_on_first_failure)
-    stop: bool
 
 
 class CompileReport(TypedDict, total=False):

@@ -127,7 +127,7 @@ def test_stop_on_first_failure_counts_later_tests_as_failed() -> None:
     raws: list[dict[str, Any]] = [
         {"exit_code": 0, "stdout": "4\n"},
         {"exit_code": 0, "stdout": "5\n"},
-        {"skipped": True},
+        {"skipped": "after_failure"},
     ]
     statuses = [v.status for v in grade_tests(item, raws)]
     assert statuses == [TestStatus.failed, TestStatus.failed, TestStatus.failed]
