@@ -62,8 +62,11 @@ class CodeVerifier:
         )
         self.reuse = VerdictReuse(settings)
         self.compiles = CompileCache(settings.compile_cache_mb << 20)
-        # per sandbox (by name), the compile keys whose artefact it was sent (PID 1 keeps them)
-        self._artefacts_sent: OrderedDict[str, OrderedDict[str, None]] = OrderedDict()
+        # per sandbox (by name), the compile keys its PID 1 said it holds after its last job
+        self._artefacts_held: OrderedDict[str, frozenset[str]] = OrderedDict()
+        # how compiled programs reached containers: with their bytes, by key alone, and the
+        # keys a container no longer held (a round trip)
+        self.artefact_stats = {"with_bytes": 0, "by_key": 0, "missing": 0}
         # The host's per-item text work (extraction, job building, judging) runs here, off the
         # event loop, in threads of its own: it neither waits behind nor starves the default
         # executor's Docker calls (container start/remove), and its queue is the code items'.
@@ -89,6 +92,7 @@ class CodeVerifier:
             **self.admission.stats(),
             **self.reuse.stats(),
             "compile_cache": self.compiles.stats(),
+            "artefacts": dict(self.artefact_stats),
         }
         if self.pool.is_failing:
             return DomainHealth(
@@ -123,7 +127,7 @@ class CodeVerifier:
         if not job["program"]["compile_argv"]:
             return await self._run_raw(job)
         key = compile_key(job, self.settings.sandbox.image)
-        outcome = await self.compiles.outcome(key, lambda: self._compile(job))
+        outcome = await self.compiles.outcome(key, lambda: self._compile(job, key))
         if outcome.fault:
             return None, outcome.detail
         if outcome.artefact_b64 is None:
@@ -158,26 +162,34 @@ class CodeVerifier:
         key = job.get("artefact_key")
         if key is None:
             return await sandbox.run(job, job_deadline_s(job))
-        sent = self._artefacts_sent.setdefault(sandbox.name, OrderedDict())
-        self._artefacts_sent.move_to_end(sandbox.name)
-        while len(self._artefacts_sent) > 256:  # forget retired containers
-            self._artefacts_sent.popitem(last=False)
-        if key in sent:
-            sent.move_to_end(key)
+        if "artefact" in job and key in self._artefacts_held.get(sandbox.name, ()):
             light: Job = {**job}
             light.pop("artefact", None)
             result: JobResult = await sandbox.run(light, job_deadline_s(light))
             if not result.get("missing_artefact"):
+                self.artefact_stats["by_key"] += 1
+                self._note_held(sandbox.name, result)
                 return result
+            self.artefact_stats["missing"] += 1
+        if "artefact" in job:
+            self.artefact_stats["with_bytes"] += 1
         result = await sandbox.run(job, job_deadline_s(job))
-        sent[key] = None
-        while len(sent) > 64:
-            sent.popitem(last=False)
+        self._note_held(sandbox.name, result)
         return result
 
-    async def _compile(self, job: Job) -> CompileOutcome:
-        """A compile-only job: the artefact comes back to the host (and into the cache)."""
-        raw, last_error = await self._run_raw({**job, "tests": [], "return_artefact": True})
+    def _note_held(self, name: str, result: JobResult) -> None:
+        keys = result.get("artefact_keys")
+        self._artefacts_held.pop(name, None)
+        if type(keys) is list and all(type(k) is str for k in keys):
+            self._artefacts_held[name] = frozenset(keys)
+        while len(self._artefacts_held) > 256:  # forget retired containers
+            self._artefacts_held.popitem(last=False)
+
+    async def _compile(self, job: Job, key: str) -> CompileOutcome:
+        """A compile-only job: the artefact comes back to the host (and into the cache), and
+        stays in the compiling container under its key (its next item goes by key alone)."""
+        compile_job: Job = {**job, "tests": [], "return_artefact": True, "artefact_key": key}
+        raw, last_error = await self._run_raw(compile_job)
         if raw is None or "fault" in raw:
             detail = last_error if raw is None else f"executor fault: {raw['fault']}"
             return CompileOutcome(None, detail=detail, is_cacheable=False, fault=True)

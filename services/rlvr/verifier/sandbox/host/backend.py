@@ -34,7 +34,12 @@ class Sandbox(Protocol):
     def is_alive(self) -> bool: ...
 
     async def run(self, job: Job, timeout_s: float) -> JobResult:
-        """The executor's result for `job`; raises SandboxLost if the sandbox dies or hangs."""
+        """The executor's result for `job`; raises SandboxLost if the sandbox dies or hangs
+        (the caller may retry the job on another sandbox).
+
+        What a fault is, decided here once: the executor *answering* `fault` (it failed on this
+        job before judging it) is a result, not a loss: the item gets `error`, the job is not
+        retried (it would fault again), and this one sandbox is retired (`is_alive` False)."""
         ...
 
 

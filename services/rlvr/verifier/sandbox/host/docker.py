@@ -166,8 +166,8 @@ class DockerSandbox:
             self.jobs_done += 1
             if not result.get("healthy", False) or "fault" in result:
                 self._alive = False  # answered, but must not take another job
-            if "fault" in result:  # the executor failed before judging: retry elsewhere
-                raise SandboxLost(f"sandbox {self.name}: executor fault: {result['fault']}")
+            # An executor fault is an answer (see `Sandbox.run`): this container retires, and
+            # the job is not retried elsewhere (the same job would fault there too).
             return cast(JobResult, result)
 
 

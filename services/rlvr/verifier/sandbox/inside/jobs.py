@@ -255,7 +255,10 @@ class JobRunner:
 
     def run_job(self, job: Job) -> JobResult:
         try:
-            return self._run_job(job)
+            result = self._run_job(job)
+            if job.get("artefact_key") is not None:  # what it keeps is PID 1's decision alone
+                result["artefact_keys"] = list(self.artefacts)
+            return result
         finally:
             if self.job_program_fd is not None and self.job_program_fd not in self.memfds.values():
                 os.close(self.job_program_fd)  # a program without a key: made for this job
@@ -320,7 +323,7 @@ class JobRunner:
             }
         if needs_compile(job):
             key = job.get("artefact_key")
-            if key is not None and "artefact" not in job:
+            if key is not None and "artefact" not in job and not job.get("return_artefact"):
                 artefact = self.artefacts.get(key)
                 if artefact is None:  # evicted, or a new container: the host sends the bytes
                     return {"id": job.get("id"), "tests": [], "missing_artefact": True}

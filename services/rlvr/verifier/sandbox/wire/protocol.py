@@ -93,7 +93,8 @@ class Job(TypedDict):
     artefact: NotRequired[str]
     # a compile-only job (no tests) that sends its artefact back for the host's cache
     return_artefact: NotRequired[bool]
-    # the compile key: PID 1 keeps artefacts by it, so the host may send the key alone
+    # the compile key: PID 1 keeps artefacts by it (the one it compiles, the one it is sent), so
+    # the host may send the key alone to a container that holds it (`JobResult.artefact_keys`)
     artefact_key: NotRequired[str]
     # A checker program runs after the candidate's run is over and swept, on files PID 1
     # writes (input, the captured output, the answer); an interactor runs beside the candidate,
@@ -201,6 +202,9 @@ class JobResult(TypedDict, total=False):
     anomalies: list[str]
     compile: CompileReport
     missing_artefact: bool  # sent `artefact_key` alone, and PID 1 no longer holds it
+    # after a job with an `artefact_key`: every key PID 1 holds now, oldest first. PID 1 alone
+    # decides how many it keeps; the host mirrors this list per container.
+    artefact_keys: list[str]
     judge_compile: CompileReport  # the checker or interactor did not compile (verifier's fault)
     healthy: bool
     fault: str

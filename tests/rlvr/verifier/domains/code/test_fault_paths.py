@@ -1,0 +1,124 @@
+"""The code verifier's and the pool's fault paths without Docker (a fake backend): which faults
+are retried, which retire a container, what the item gets. The real-engine versions are in
+sandbox/host/test_docker.py and the hostile suites."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from rlvr.schemas.code import CodeItem
+from rlvr.schemas.common import Status
+from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.verifier import open_code_verifier
+from rlvr.verifier.sandbox.host.backend import SandboxLost
+from rlvr.verifier.sandbox.host.pool import SandboxPool
+from rlvr.verifier.sandbox.wire.protocol import Job, JobResult
+from tests.support.sandbox_fakes import FakeBackend, FakeSandbox, artefact_tar, passing
+
+ITEM = CodeItem.model_validate(
+    {"id": "a", "code": "print('ok')", "tests": [{"kind": "stdio", "stdout": "ok"}] * 2}
+)
+C_ITEM = CodeItem.model_validate(
+    {
+        "id": "c",
+        "language": "c",
+        "code": "int main(){}",
+        "tests": [{"kind": "stdio", "stdout": "ok"}],
+    }
+)
+
+
+def settings(**overrides: Any) -> CodeSettings:
+    return CodeSettings.model_validate({"pool_size": 2, "is_dedup_enabled": False, **overrides})
+
+
+async def test_an_executor_fault_is_the_items_error_retires_one_container_and_is_not_retried() -> (
+    None
+):
+    backend = FakeBackend(lambda job, sandbox: {"id": job.get("id"), "fault": "KeyError: 'x'"})
+    async with open_code_verifier(settings(retries=2), backend) as verifier:
+        [result] = await verifier.verify_batch([ITEM])
+    assert result.status is Status.error and "executor fault" in result.detail
+    assert len(backend.jobs) == 1
+    assert [s.is_alive for s in backend.started].count(False) == 1
+
+
+async def test_a_sandbox_lost_mid_job_is_retried_on_another_one() -> None:
+    def lost_first(job: Job, sandbox: FakeSandbox) -> JobResult:
+        if sandbox.name == "fake-0":
+            raise SandboxLost("died mid-job (fake)")
+        return passing(job, sandbox)
+
+    backend = FakeBackend(lost_first)
+    async with open_code_verifier(settings(retries=1), backend) as verifier:
+        [result] = await verifier.verify_batch([ITEM])
+    assert result.status is Status.passed
+    assert [s.name for s in backend.started if s.jobs] == ["fake-0", "fake-1"]
+
+
+async def test_a_sandbox_lost_on_every_attempt_is_the_verifiers_error() -> None:
+    def always_lost(job: Job, sandbox: FakeSandbox) -> JobResult:
+        raise SandboxLost("died mid-job (fake)")
+
+    backend = FakeBackend(always_lost)
+    async with open_code_verifier(settings(retries=1), backend) as verifier:
+        [result] = await verifier.verify_batch([ITEM])
+    assert result.status is Status.error and "sandbox error" in result.detail
+    assert len(backend.jobs) == 2  # the first attempt and one retry
+
+
+async def test_no_engine_is_every_items_error_at_once() -> None:
+    backend = FakeBackend(fail_starts=True)
+    async with open_code_verifier(settings(warm_timeout_s=1), backend) as verifier:
+        results = await verifier.verify_batch([ITEM, ITEM])
+        health = verifier.health()
+    assert [r.status for r in results] == [Status.error, Status.error]
+    assert not health.ok and "unreachable" in (health.detail or "")
+
+
+async def test_a_container_that_forgot_an_artefact_gets_the_bytes_once_more() -> None:
+    tar = base64.b64encode(artefact_tar({"main": b"bin"})).decode()
+    forgets = {"yes": True}
+
+    def script(job: Job, sandbox: FakeSandbox) -> JobResult:
+        key = job.get("artefact_key")
+        if job.get("return_artefact"):
+            return {"compile": {"artefact": tar, "elapsed_s": 0.1}, "tests": [],
+                    "artefact_keys": [key], "healthy": True}  # fmt: skip
+        if "artefact" not in job and forgets.pop("yes", False):
+            return {"tests": [], "missing_artefact": True, "artefact_keys": [], "healthy": True}
+        return {**passing(job, sandbox), "artefact_keys": [key]}  # type: ignore[typeddict-item]
+
+    backend = FakeBackend(script)
+    async with open_code_verifier(settings(pool_size=1), backend) as verifier:
+        [first] = await verifier.verify_batch([C_ITEM])
+        stats = verifier.health().stats["artefacts"]
+    assert first.status is Status.passed
+    kinds = ["compile" if j.get("return_artefact") else "bytes" if "artefact" in j else "key"
+             for j in backend.jobs]  # fmt: skip
+    assert kinds == ["compile", "key", "bytes"]
+    assert stats == {"with_bytes": 1, "by_key": 0, "missing": 1}
+
+
+async def test_the_pool_retires_an_unhealthy_container_and_one_past_its_job_limit() -> None:
+    backend = FakeBackend(lambda job, sandbox: {**passing(job, sandbox), "healthy": False})
+    pool = SandboxPool(backend, size=1, max_jobs_per_sandbox=5)
+    await pool.start(warm_timeout_s=1)
+    try:
+        for _ in range(2):
+            async with pool.acquire() as sandbox:
+                await sandbox.run({"tests": []}, 1)  # type: ignore[typeddict-item]
+        assert len(backend.started) >= 2 and backend.started[0] in backend.removed
+    finally:
+        await pool.close()
+    backend = FakeBackend()
+    pool = SandboxPool(backend, size=1, max_jobs_per_sandbox=2)
+    await pool.start(warm_timeout_s=1)
+    try:
+        for _ in range(3):
+            async with pool.acquire() as sandbox:
+                await sandbox.run({"tests": []}, 1)  # type: ignore[typeddict-item]
+        assert [s.jobs_done for s in backend.started[:2]] == [2, 1]
+    finally:
+        await pool.close()
