@@ -12,15 +12,12 @@ from __future__ import annotations
 from rlvr.schemas.code import AssertTest, CallTest, CodeItem, InteractiveTest, StdioTest
 from rlvr.verifier.domains.batching import item_timeout_s, within_cap
 from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.deadlines import JUDGE_TIMEOUT_S, compile_timeout_s
 from rlvr.verifier.sandbox.wire.codec import encode_value
 from rlvr.verifier.sandbox.wire.languages import ProgramSpec, program_spec
 from rlvr.verifier.sandbox.wire.protocol import Job, JobTest, Limits
 
-# The least compile time any item gets: `#include <bits/stdc++.h>` at -O2 takes ~3 s on a loaded
-# 2-core machine, so honest programs never come near it.
-COMPILE_FLOOR_S = 10.0
-# A checker's or interactor's own limits (dataset code: generous, and not the candidate's).
-JUDGE_TIMEOUT_S = 10.0
+# A checker's or interactor's own memory (dataset code: generous, and not the candidate's).
 JUDGE_MEMORY_MB = 512
 
 
@@ -31,14 +28,6 @@ def item_limits(item: CodeItem, settings: CodeSettings) -> Limits:
         "file_size_mb": settings.file_size_mb,
         "nproc": settings.max_processes,
     }
-
-
-def compile_timeout_s(item: CodeItem, settings: CodeSettings) -> float:
-    """g++'s deadline: the item's own run budget (per-test timeout x tests), at least the floor,
-    at most `compile_timeout_s`. A `constexpr` or template busy-loop then holds a container no
-    longer than the program itself could have run."""
-    budget_s = float(item_limits(item, settings)["timeout_s"]) * max(1, len(item.tests))
-    return min(settings.compile_timeout_s, max(COMPILE_FLOOR_S, budget_s))
 
 
 def job_test(
@@ -94,21 +83,3 @@ def build_job(item: CodeItem, code: str, settings: CodeSettings) -> Job:
     if item.total_timeout_s is not None:
         job["total_timeout_s"] = item.total_timeout_s
     return job
-
-
-def job_deadline_s(job: Job) -> float:
-    """How long the host waits for the executor's answer before declaring the sandbox lost."""
-    tests = len(job["tests"])
-    per_test = float(job["limits"]["timeout_s"]) + 3.0
-    program = job.get("program")
-    needs_compile = bool(program and program["compile_argv"]) and "artefact" not in job
-    compile_s = float(job["compile_timeout_s"]) if needs_compile else 0.0
-    tests_s = per_test * tests
-    if "total_timeout_s" in job:  # the budget cuts the tests' runs (not their sweeps)
-        tests_s = min(tests_s, float(job["total_timeout_s"]) + 3.0 * tests)
-    judge = job.get("checker") or job.get("interactor")
-    judge_s = 0.0
-    if judge is not None:  # its own time per test, and its compilation once
-        judge_s = (float(job.get("judge_limits", job["limits"])["timeout_s"]) + 3.0) * tests
-        judge_s += float(job["compile_timeout_s"]) if judge["language"] == "cpp" else 0.0
-    return 10.0 + compile_s + tests_s + judge_s

@@ -28,9 +28,10 @@ from rlvr.verifier.domains.batching import Admission, item_result
 from rlvr.verifier.domains.code.check import JudgeFault, grade_tests
 from rlvr.verifier.domains.code.compiled import CompileCache, CompileOutcome, compile_key
 from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.deadlines import acquire_timeout_s, job_deadline_s
 from rlvr.verifier.domains.code.dedup import Batch, VerdictReuse
 from rlvr.verifier.domains.code.extract import extract_code
-from rlvr.verifier.domains.code.job_builder import build_job, job_deadline_s
+from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.domains.code.scoring import scored_outcome
 from rlvr.verifier.sandbox.host.backend import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.host.pool import SandboxPool
@@ -292,7 +293,7 @@ async def open_code_verifier(
             backend,
             size=settings.pool_size,
             max_jobs_per_sandbox=settings.max_jobs_per_sandbox,
-            acquire_timeout_s=settings.max_timeout_s * 8 + settings.compile_timeout_s + 60,
+            acquire_timeout_s=acquire_timeout_s(settings),
         )
     await pool.start(settings.warm_timeout_s)
     log.info("code sandbox pool: %s", pool.stats())

@@ -20,7 +20,8 @@ from rlvr.verifier.domains.code.check import (
     numbers_close,
 )
 from rlvr.verifier.domains.code.config import CodeSettings
-from rlvr.verifier.domains.code.job_builder import build_job, job_deadline_s
+from rlvr.verifier.domains.code.deadlines import job_deadline_s
+from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.sandbox.wire.protocol import JudgeReport, RunReport, judge_outcome
 
 BIG = "1" * 5000

@@ -12,7 +12,8 @@ import pytest
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.compiled import CompileCache, CompileOutcome, compile_key
 from rlvr.verifier.domains.code.config import CodeSettings
-from rlvr.verifier.domains.code.job_builder import build_job, job_deadline_s
+from rlvr.verifier.domains.code.deadlines import job_deadline_s
+from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.sandbox.inside.toolchain import ArtefactError, shape_request, unpack_artefact
 from rlvr.verifier.sandbox.wire.languages import LANGUAGES, java_names, program_spec
 
