@@ -17,7 +17,6 @@ the next request compiles again.
 from __future__ import annotations
 
 import asyncio
-import base64
 import hashlib
 import json
 from collections.abc import Awaitable, Callable
@@ -106,7 +105,3 @@ def compile_key(job: Job, image: str) -> str:
     material = [job["language"], job["code"], program["compile_argv"], program["compile_env"]]
     encoded = json.dumps([*material, image], ensure_ascii=False)
     return hashlib.sha256(encoded.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def artefact_bytes(outcome: CompileOutcome) -> bytes:
-    return base64.b64decode(outcome.artefact_b64 or "")

@@ -317,9 +317,6 @@ class _DeadBackend:
     async def remove(self, sandbox: Any) -> None:
         return None
 
-    async def ping(self) -> bool:
-        return False
-
     async def cleanup_stale(self) -> int:
         return 0
 

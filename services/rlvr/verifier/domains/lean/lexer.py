@@ -45,22 +45,8 @@ def is_letter_like(char: str) -> bool:
     )
 
 
-def is_subscript_alnum(char: str) -> bool:
-    code = ord(char)
-    return 0x2080 <= code <= 0x2089 or 0x2090 <= code <= 0x209C or 0x1D62 <= code <= 0x1D6A
-
-
 def is_id_first(char: str) -> bool:
     return (char.isascii() and char.isalpha()) or char == "_" or is_letter_like(char)
-
-
-def is_id_rest(char: str) -> bool:
-    return (
-        (char.isascii() and char.isalnum())
-        or char in "_'!?"
-        or is_letter_like(char)
-        or is_subscript_alnum(char)
-    )
 
 
 _NOT_NEWLINE = re.compile(r"[^\n]")
@@ -97,18 +83,6 @@ def _block_comment_end(text: str, start: int) -> int:
 _ESCAPE = r"\\(?:[\\\"'ntr\n]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})"
 _STRING = re.compile(f'"(?:[^"\\\\]|{_ESCAPE})*"')
 _CHAR = re.compile(f"'(?:[^\\\\']|{_ESCAPE})'")
-
-
-def _string_end(text: str, start: int) -> int:
-    """Index just past the `"` closing the string opened at `start`, or -1."""
-    found = _STRING.match(text, start)
-    return found.end() if found else -1
-
-
-def _char_end(text: str, start: int) -> int:
-    """Index just past a char literal at `start` (`'a'`, `'\\n'`, `'\\x41'`, `'\\u03B1'`), or -1."""
-    found = _CHAR.match(text, start)
-    return found.end() if found else -1
 
 
 _LETTER_LIKE = (

@@ -52,10 +52,6 @@ class SandboxBackend(Protocol):
         """Kill and delete a sandbox (idempotent, never raises)."""
         ...
 
-    async def ping(self) -> bool:
-        """Whether the backend (e.g. the Docker engine) answers."""
-        ...
-
     async def cleanup_stale(self) -> int:
         """Remove sandboxes left behind by dead verifier processes; return how many."""
         ...

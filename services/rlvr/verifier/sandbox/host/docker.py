@@ -196,12 +196,6 @@ class DockerBackend:
     def labels(self) -> dict[str, str]:
         return pool_labels(self.settings.label, self.pool_id)
 
-    async def ping(self) -> bool:
-        try:
-            return bool(await asyncio.to_thread(self._docker().ping))
-        except Exception:
-            return False
-
     def _create(self) -> tuple[str, str]:
         uid = 100_000 + secrets.randbelow(1_000_000_000)  # per container: RLIMIT_NPROC is per uid
         name = f"rlvr-code-{self.pool_id}-{uuid.uuid4().hex[:8]}"

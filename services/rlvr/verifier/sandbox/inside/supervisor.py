@@ -33,6 +33,8 @@ SHM_ROOT = "/dev/shm"
 MQUEUE_ROOT = "/dev/mqueue"
 # Time PID 1 spends emptying the tmpfs after one run; past it the container is dirty (retired).
 _WIPE_BUDGET_S = 2.0
+# What an empty tmpfs may still count as used (the filesystem's own blocks); more is a leftover.
+_TMPFS_SLACK_BYTES = 1 << 20
 
 
 class ProcessOutcome(TypedDict):
@@ -286,7 +288,6 @@ class Supervisor:
 
     def __init__(self, config: dict[str, Any]) -> None:
         self.output_limit = int(config.get("output_limit_bytes", 1 << 20))
-        self.tmpfs_slack_bytes = int(config.get("tmpfs_slack_bytes", 1 << 20))
         self.is_clean = True
         self.prepared: list[str] = []  # the top-level files of the last work dir we made
         self.zygote = Zygote()
@@ -383,7 +384,7 @@ class Supervisor:
         try:
             usage = os.statvfs(WORK_ROOT)
             used = (usage.f_blocks - usage.f_bfree) * usage.f_frsize
-            if os.listdir(WORK_ROOT) or used > self.tmpfs_slack_bytes:
+            if os.listdir(WORK_ROOT) or used > _TMPFS_SLACK_BYTES:
                 self.is_clean = False
         except OSError:
             self.is_clean = False

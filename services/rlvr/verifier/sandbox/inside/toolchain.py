@@ -152,7 +152,7 @@ def compile_program(
     )
     deadline = time.monotonic() + float(job["compile_timeout_s"])
     saved_limit = supervisor.output_limit
-    supervisor.output_limit = int(job.get("binary_limit_bytes", _ARTEFACT_LIMIT))
+    supervisor.output_limit = _ARTEFACT_LIMIT
     try:
         outcome = supervisor.run_process(request, b"", deadline)
     finally:

@@ -60,10 +60,6 @@ class Language:
     # Substrings of stderr that mean "ran out of memory" in this runtime's words.
     memory_markers: tuple[str, ...] = ()
 
-    @property
-    def is_compiled(self) -> bool:
-        return self.compile_script is not None
-
 
 _JVM_FLAGS = (
     "-XX:+UseSerialGC",  # one GC thread, no parallel-GC thread pool per CPU

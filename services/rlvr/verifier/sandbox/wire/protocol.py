@@ -88,7 +88,6 @@ class Job(TypedDict):
     compile_memory_mb: int
     compile_flags: list[str]
     program: Program
-    binary_limit_bytes: NotRequired[int]
     # the compiled artefact (base64 of its tar) from the host's cache: no compile in this job
     artefact: NotRequired[str]
     # a compile-only job (no tests) that sends its artefact back for the host's cache
@@ -208,15 +207,6 @@ class JobResult(TypedDict, total=False):
     judge_compile: CompileReport  # the checker or interactor did not compile (verifier's fault)
     healthy: bool
     fault: str
-
-
-class Ready(TypedDict, total=False):
-    """The executor's first frame: it is ready (or why not)."""
-
-    ready: bool
-    pid: int
-    zygote: int
-    error: str
 
 
 # -- what a judge program's exit means (both sides)
