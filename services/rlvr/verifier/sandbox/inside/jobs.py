@@ -35,7 +35,7 @@ from rlvr.verifier.sandbox.inside.toolchain import (
     needs_compile,
     program_request,
 )
-from rlvr.verifier.sandbox.inside.zygote import ZygoteLost
+from rlvr.verifier.sandbox.inside.zygote import SpawnRequest, ZygoteLost
 from rlvr.verifier.sandbox.wire.languages import program_spec
 from rlvr.verifier.sandbox.wire.protocol import (
     AssertJobTest,
@@ -142,7 +142,7 @@ class JobRunner:
         return [null, out_w, err_w, req_r, resp_w], stderr, req_w, resp_r
 
     def _call_session(
-        self, request: dict[str, Any], calls: list[CallJobTest], limits: Limits
+        self, request: SpawnRequest, calls: list[CallJobTest], limits: Limits
     ) -> tuple[list[RunReport], list[str]]:
         """Send one call at a time; each reply (encoded value) goes back to the host untouched."""
         timeout_s = float(limits["timeout_s"])
@@ -200,7 +200,7 @@ class JobRunner:
         return results, anomalies
 
     def _assert_session(
-        self, request: dict[str, Any], tests: list[AssertJobTest], limits: Limits
+        self, request: SpawnRequest, tests: list[AssertJobTest], limits: Limits
     ) -> tuple[list[RunReport], list[str]]:
         timeout_s = float(limits["timeout_s"])
         run = Run(self.supervisor, self.deadline(timeout_s))

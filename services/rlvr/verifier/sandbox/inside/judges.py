@@ -25,11 +25,12 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from rlvr.verifier.sandbox.inside.fds import sealed_memfd
 from rlvr.verifier.sandbox.inside.procs import decode_status
 from rlvr.verifier.sandbox.inside.supervisor import Run, Supervisor
+from rlvr.verifier.sandbox.inside.zygote import SpawnRequest
 from rlvr.verifier.sandbox.wire.protocol import JudgeReport, Limits, RunReport
 
 _STDERR_TAIL = 2000
@@ -91,7 +92,7 @@ def run_checker(
 
 def interactor_request(
     supervisor: Supervisor, judge: Judge, limits: Limits, program_fd_number: int
-) -> dict[str, Any]:
+) -> SpawnRequest:
     """The interactor's spawn request: argv[1] is its input (fd 3); its program is fd 4."""
     input_path = "/dev/fd/3"
     if judge.binary is not None:
@@ -109,7 +110,7 @@ def run_interactive(
     supervisor: Supervisor,
     judge: Judge,
     judge_limits: Limits,
-    candidate: dict[str, Any],
+    candidate: SpawnRequest,
     input_: bytes,
     deadline: float,
 ) -> tuple[RunReport, list[str]]:
@@ -136,9 +137,8 @@ def run_interactive(
         program_fd = sealed_memfd("interactor", program, 0o100 if judge.binary else 0o400)
         run.to_close.append(program_fd)
         request = interactor_request(supervisor, judge, judge_limits, 4)
-        candidate = {**candidate, "confine_signals": True}
         run.spawn_group(
-            [request, candidate],
+            [request, cast(SpawnRequest, {**candidate, "confine_signals": True})],
             [
                 [to_judge_r, to_candidate_w, judge_err_w, input_fd, program_fd],
                 [to_candidate_r, to_judge_w, cand_err_w],

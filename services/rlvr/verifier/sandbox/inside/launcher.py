@@ -20,11 +20,12 @@ import fcntl
 import os
 import resource
 import shutil
-from typing import Any
+from typing import TypeGuard
 
 from rlvr.verifier.sandbox.inside.fds import sealed_memfd
 from rlvr.verifier.sandbox.inside.procs import CATCHABLE_SIGNALS
 from rlvr.verifier.sandbox.inside.seccomp import seccomp_program
+from rlvr.verifier.sandbox.inside.zygote import ExecRequest, SpawnRequest
 
 LAUNCHER_PATH = "/usr/local/libexec/rlvr-launch"
 # Descriptors of the launched process, after its stdin, stdout and stderr.
@@ -41,14 +42,14 @@ def is_launcher_trusted(path: str) -> bool:
     return info.st_uid == 0 and not info.st_mode & 0o022 and os.access(path, os.X_OK)
 
 
-def launchable(request: dict[str, Any], fds: list[int]) -> bool:
+def launchable(request: SpawnRequest, fds: list[int]) -> TypeGuard[ExecRequest]:
     """Whether a zygote request can go through the launcher instead: a plain `exec` run on
     stdin, stdout and stderr. Judges' binaries (`exec-fd`) and candidates confined beside an
     interactor (their filter names their own pid) are forked."""
-    return request.get("mode") == "exec" and not request.get("confine_signals") and len(fds) == 3
+    return request["mode"] == "exec" and not request.get("confine_signals") and len(fds) == 3
 
 
-def launch_argv(path: str, request: dict[str, Any], has_program: bool) -> list[str]:
+def launch_argv(path: str, request: ExecRequest, has_program: bool) -> list[str]:
     """`rlvr-launch CWD FILTER_FD EXEC_FD|- COUNT [RESOURCE VALUE]... PATH ARGV0 [ARG]...`"""
     limits: list[str] = []
     for name, value in request["rlimits"].items():
@@ -79,7 +80,7 @@ class Launcher:
         launcher.close()
         return None
 
-    def spawn(self, request: dict[str, Any], fds: list[int], program_fd: int | None) -> int:
+    def spawn(self, request: ExecRequest, fds: list[int], program_fd: int | None) -> int:
         """Start one run: `fds` become its stdin, stdout, stderr; `program_fd` (a sealed
         memfd) is the binary it execs, else `request["argv"][0]`. Raises OSError."""
         moved = [*fds, self.filter_fd] + ([program_fd] if program_fd is not None else [])
@@ -115,7 +116,8 @@ class Launcher:
             return False
         null = os.open(os.devnull, os.O_RDWR)
         read_end, write_end = os.pipe()
-        request = {
+        request: ExecRequest = {
+            "mode": "exec",
             "cwd": "/",
             "rlimits": {"core": 0},
             "argv": [program, "/proc/self/oom_score_adj"],

@@ -15,7 +15,7 @@ import selectors
 import signal
 import time
 from collections.abc import Callable
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from rlvr.verifier.sandbox.inside.fds import write_all
 from rlvr.verifier.sandbox.inside.launcher import Launcher, launchable
@@ -26,7 +26,7 @@ from rlvr.verifier.sandbox.inside.procs import (
     reap_all,
 )
 from rlvr.verifier.sandbox.inside.wipe import wipe_dir, wipe_ipc
-from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, Zygote
+from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, SpawnRequest, Zygote
 from rlvr.verifier.sandbox.wire.protocol import Limits
 
 SHM_ROOT = "/dev/shm"
@@ -121,7 +121,7 @@ class Run:
         self.selector.register(fd, selectors.EVENT_READ, capture)
         return capture
 
-    def spawn(self, request: dict[str, Any], child_fds: list[int]) -> None:
+    def spawn(self, request: SpawnRequest, child_fds: list[int]) -> None:
         self.marks["spawn"] = time.monotonic()
         self.pid = self.supervisor.zygote.spawn(request, child_fds)
         self.pids = [self.pid]
@@ -130,7 +130,7 @@ class Run:
             self.close(fd)
         self.selector.register(self.supervisor.zygote.sock, selectors.EVENT_READ, "zygote")
 
-    def launch(self, request: dict[str, Any], child_fds: list[int], program_fd: int | None) -> bool:
+    def launch(self, request: SpawnRequest, child_fds: list[int], program_fd: int | None) -> bool:
         """Start the run through the launcher, PID 1's own child watched by a pidfd; False
         if the launcher could not start it (the caller then asks the zygote)."""
         launcher = self.supervisor.launcher
@@ -164,7 +164,7 @@ class Run:
         if pid:
             self.record_exit({"pid": pid, "status": status})
 
-    def spawn_group(self, requests: list[dict[str, Any]], child_fds: list[list[int]]) -> None:
+    def spawn_group(self, requests: list[SpawnRequest], child_fds: list[list[int]]) -> None:
         """Processes that run side by side; the last one is the candidate (`self.pid`)."""
         self.marks["spawn"] = time.monotonic()
         self.pids = self.supervisor.zygote.spawn_group(requests, child_fds)
@@ -428,7 +428,7 @@ class Supervisor:
             os.close(fd)
         return work
 
-    def child_request(self, mode: str, cwd: str, limits: Limits, **extra: Any) -> dict[str, Any]:
+    def child_request(self, mode: str, cwd: str, limits: Limits, **extra: Any) -> SpawnRequest:
         memory = int(limits["memory_mb"]) * 1024 * 1024
         cpu = int(limits["timeout_s"]) + 1
         rlimits = {
@@ -440,11 +440,12 @@ class Supervisor:
             "nofile": 256,
         }
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": cwd, "LANG": "C.UTF-8"}
-        return {"mode": mode, "cwd": cwd, "rlimits": rlimits, "env": env, **extra}
+        request = {"mode": mode, "cwd": cwd, "rlimits": rlimits, "env": env, **extra}
+        return cast(SpawnRequest, request)
 
     def run_process(
         self,
-        request: dict[str, Any],
+        request: SpawnRequest,
         stdin_data: bytes,
         deadline: float,
         program_fd: int | None = None,
@@ -461,8 +462,8 @@ class Supervisor:
             stdout, stderr = run.capture(out_r), run.capture(err_r)
             if not run.launch(request, [stdin_r, out_w, err_w], program_fd):
                 program = [] if program_fd is None else [program_fd]
-                request = {**request, "exec_fd": bool(program)}
-                run.spawn(request, [stdin_r, out_w, err_w, *program])
+                fd_request = cast(SpawnRequest, {**request, "exec_fd": bool(program)})
+                run.spawn(fd_request, [stdin_r, out_w, err_w, *program])
 
             def is_done() -> bool:
                 return run.status is not None and not stdout.is_open and not stderr.is_open

@@ -23,10 +23,11 @@ import posixpath
 import shutil
 import tarfile
 import time
-from typing import Any
+from typing import cast
 
 from rlvr.verifier.sandbox.inside.candidate import SOURCE_NAME
 from rlvr.verifier.sandbox.inside.supervisor import Supervisor
+from rlvr.verifier.sandbox.inside.zygote import SpawnRequest
 from rlvr.verifier.sandbox.wire.protocol import CompileReport, Job, Limits, Program
 
 MAX_ARTEFACT_FILES = 4096
@@ -76,13 +77,13 @@ def compile_limits(job: Job) -> Limits:
 
 
 def shape_request(
-    request: dict[str, Any],
+    request: SpawnRequest,
     env: dict[str, str],
     memory_rlimit: str,
     memory_mb: int,
     slack_mb: int,
     min_processes: int,
-) -> dict[str, Any]:
+) -> SpawnRequest:
     """A zygote request adjusted for one language: its environment, the rlimit that carries
     its memory limit (`as` or `data`), its thread allowance."""
     rlimits = dict(request["rlimits"])
@@ -90,7 +91,7 @@ def shape_request(
         rlimits.pop("as", None)
         rlimits["data"] = (int(memory_mb) + int(slack_mb)) * 1024 * 1024
     rlimits["nproc"] = max(int(rlimits["nproc"]), int(min_processes))
-    return {**request, "rlimits": rlimits, "env": {**request["env"], **env}}
+    return cast(SpawnRequest, {**request, "rlimits": rlimits, "env": {**request["env"], **env}})
 
 
 def native_binary(program: Program, artefact: dict[str, bytes]) -> bytes | None:
@@ -182,7 +183,7 @@ def program_request(
     code: bytes,
     artefact: dict[str, bytes] | None,
     in_memfd: bool = False,
-) -> dict[str, Any]:
+) -> SpawnRequest:
     """The zygote's request that starts one run of the program in a fresh work dir: Python in
     the warm interpreter; anything else by its run argv, over its artefact (compiled) or its
     source (interpreted), with the language's environment and memory rlimit."""

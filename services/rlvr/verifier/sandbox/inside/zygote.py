@@ -19,8 +19,8 @@ import signal
 import socket
 import sys
 import traceback
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from rlvr.verifier.sandbox.inside.candidate import prepare_stdio, run_python_main, run_python_serve
 from rlvr.verifier.sandbox.inside.fds import close_fds_but, place_fds
@@ -38,6 +38,52 @@ from rlvr.verifier.sandbox.inside.seccomp import (
 from rlvr.verifier.sandbox.wire.protocol import FAIL_EXIT_CODE
 
 WORK_ROOT = "/tmp"
+
+
+# -- PID 1 -> zygote: what to spawn (one JSON message, the run's descriptors alongside)
+
+
+class _SpawnBase(TypedDict):
+    cwd: str
+    rlimits: dict[str, int]
+    env: dict[str, str]
+    is_judge: NotRequired[bool]  # a checker or interactor: its failures are its own (exit 3)
+    confine_signals: NotRequired[bool]  # beside an interactor: signals to its own group only
+
+
+class ExecRequest(_SpawnBase):
+    """A native program (a compiler, a compiled binary, the JVM, Node) by its argv."""
+
+    mode: Literal["exec"]
+    argv: list[str]
+    exec_fd: NotRequired[bool]  # the binary is fd 3, a sealed memfd
+
+
+class ExecFdRequest(_SpawnBase):
+    """A judge's binary, execute-only in a memfd (`fd`)."""
+
+    mode: Literal["exec-fd"]
+    fd: int
+    argv: list[str]
+
+
+class PythonMainRequest(_SpawnBase):
+    """A Python program reading stdin (stdio tests, a Python judge)."""
+
+    mode: Literal["python-main"]
+    path: str
+    args: NotRequired[list[str]]
+
+
+class PythonServeRequest(_SpawnBase):
+    """The candidate's module, answering call requests (call and assert sessions)."""
+
+    mode: Literal["python-serve"]
+    path: str
+    describe: NotRequired[bool]  # (assert sessions) describe its names to the harness
+
+
+SpawnRequest = ExecRequest | ExecFdRequest | PythonMainRequest | PythonServeRequest
 # Modules candidates commonly import, imported once in the zygote so that no run pays for them.
 # Not `dataclasses` (it brings `inspect`, `ast`, `dis`: 2 MB of heap) nor `hashlib` (OpenSSL,
 # 0.5 MB): every run's fork copies the page tables of this heap and every exit frees them, and
@@ -71,7 +117,7 @@ _PREIMPORT = [
 ]
 
 
-def child_main(request: dict[str, Any], fds: list[int]) -> None:
+def child_main(request: SpawnRequest, fds: list[int]) -> None:
     """In the zygote's child: own session, fds, rlimits, cwd; then become the run.
 
     Each step here runs in a fresh copy-on-write image, where every page it touches costs a
@@ -90,18 +136,17 @@ def child_main(request: dict[str, Any], fds: list[int]) -> None:
         if request.get("confine_signals"):
             # beside a judge (an interactor): no signal to any process but its own group
             install_seccomp(signal_filter_program(os.uname().machine, os.getpid()))
-        mode = request["mode"]
-        if mode == "exec" and request.get("exec_fd"):  # the binary is fd 3, a sealed memfd
+        if request["mode"] == "exec" and request.get("exec_fd"):  # the binary: fd 3, a memfd
             os.set_inheritable(3, False)  # the program must not keep a handle on its binary
             os.execve(3, request["argv"], request["env"])
-        elif mode == "exec":
+        elif request["mode"] == "exec":
             os.execve(request["argv"][0], request["argv"], request["env"])
-        elif mode == "exec-fd":  # a judge's binary, execute-only in a memfd: non-dumpable
+        elif request["mode"] == "exec-fd":  # a judge's binary, execute-only: non-dumpable
             os.execve(int(request["fd"]), request["argv"], request["env"])
-        elif mode == "python-main":
+        elif request["mode"] == "python-main":
             args = [str(a) for a in request.get("args", [])]
             run_python_main(request["path"], args, bool(request.get("is_judge")))
-        elif mode == "python-serve":
+        elif request["mode"] == "python-serve":
             run_python_serve(request["path"], bool(request.get("describe")))
     except BaseException:
         with contextlib.suppress(BaseException):
@@ -155,7 +200,7 @@ def zygote_main(sock: socket.socket) -> None:
         if "group" in request:
             _spawn_group(sock, request["group"], request["counts"], fds)
             continue
-        pid = _fork_child(sock, request, fds)
+        pid = _fork_child(sock, cast(SpawnRequest, request), fds)
         # the child is running: every page this process writes now is copied (a fault), so
         # the reply is formatted without the json module's objects
         sock.send(b'{"pid": %d}' % pid)
@@ -168,7 +213,7 @@ _OOM_FD = -1
 
 
 def _fork_child(
-    sock: socket.socket, request: dict[str, Any], fds: list[int], others: Sequence[int] = ()
+    sock: socket.socket, request: SpawnRequest, fds: list[int], others: Sequence[int] = ()
 ) -> int:
     """Fork one run on `fds`; `others` are descriptors the zygote holds for processes it has
     not forked yet (a group's), which this child must not keep.
@@ -205,7 +250,7 @@ def _fork_child(
 
 
 def _spawn_group(
-    sock: socket.socket, requests: list[dict[str, Any]], counts: list[int], fds: list[int]
+    sock: socket.socket, requests: list[SpawnRequest], counts: list[int], fds: list[int]
 ) -> None:
     """Fork each request in order with its share of `fds`; report the pids, then each exit."""
     pids: list[int] = []
@@ -247,7 +292,7 @@ class Zygote:
             detail = (ready or {}).get("error", "no answer")
             raise RuntimeError(f"the process spawner did not start: {detail}")
 
-    def _send(self, message: dict[str, Any], fds: list[int]) -> None:
+    def _send(self, message: Mapping[str, object], fds: list[int]) -> None:
         """A request to the zygote; a zygote that is gone (a candidate killed it: the socket's
         other end is closed, BrokenPipeError, ECONNRESET...) is `ZygoteLost`, whose meaning
         the job knows (the candidate loses its own remaining tests), never a fault."""
@@ -257,7 +302,7 @@ class Zygote:
             self.is_alive = False
             raise ZygoteLost("the sandbox's process spawner was killed or stopped") from exc
 
-    def spawn(self, request: dict[str, Any], fds: list[int]) -> int:
+    def spawn(self, request: SpawnRequest, fds: list[int]) -> int:
         self._send(request, fds)
         reply = self.receive(timeout_s=5)
         if reply is None or "pid" not in reply:
@@ -265,7 +310,7 @@ class Zygote:
             raise ZygoteLost("the sandbox's process spawner was killed or stopped")
         return int(reply["pid"])
 
-    def spawn_group(self, requests: list[dict[str, Any]], fds: list[list[int]]) -> list[int]:
+    def spawn_group(self, requests: list[SpawnRequest], fds: list[list[int]]) -> list[int]:
         """Several processes at once (an interactor beside the candidate), in order; the
         zygote then reports each exit as it happens."""
         group = {"group": requests, "counts": [len(f) for f in fds]}
