@@ -13,11 +13,11 @@ import contextlib
 import json
 import os
 import time
-from collections import OrderedDict
 from typing import Any, cast
 
+from rlvr.verifier.sandbox.inside.artefacts import ArtefactStore
 from rlvr.verifier.sandbox.inside.candidate import SOURCE_NAME
-from rlvr.verifier.sandbox.inside.fds import sealed_memfd, write_all
+from rlvr.verifier.sandbox.inside.fds import write_all
 from rlvr.verifier.sandbox.inside.harness import harness_main
 from rlvr.verifier.sandbox.inside.judges import Judge, judge_report, run_checker, run_interactive
 from rlvr.verifier.sandbox.inside.supervisor import (
@@ -31,7 +31,6 @@ from rlvr.verifier.sandbox.inside.supervisor import (
 )
 from rlvr.verifier.sandbox.inside.toolchain import (
     compile_program,
-    native_binary,
     needs_compile,
     program_request,
 )
@@ -59,13 +58,6 @@ from rlvr.verifier.sandbox.wire.protocol import (
 # about 0.1 s for 16 MiB of escapes on a loaded 2-core machine and 0.5 s for 64 MiB. Tests past
 # the budget count as over the output limit.
 _ANSWER_BUDGET_BYTES = 16 << 20
-# Artefacts kept between jobs in PID 1 (counted in the container's memory).
-_KEPT_ARTEFACTS = 16
-_KEPT_BYTES = 48 << 20
-# A job's binary in its memfd: execute-only, so the kernel makes every run of it non-dumpable:
-# its /proc/self files are root's, and it cannot lower the OOM score its start set (nor read
-# its own binary through /proc/self/exe, which it has no use for).
-_PROGRAM_MODE = 0o100
 
 
 class JobRunner:
@@ -74,14 +66,7 @@ class JobRunner:
     def __init__(self, supervisor: Supervisor) -> None:
         self.supervisor = supervisor
         self.budget_end: float | None = None  # the job's total_timeout_s, as a monotonic time
-        # Artefacts the host sent before, by compile key, so a later item of the same program
-        # is sent without its bytes (`artefact_key` only). PID 1's memory: no candidate writes
-        # it; bounded (it counts in the container's cgroup).
-        self.artefacts: OrderedDict[str, dict[str, bytes]] = OrderedDict()
-        # The running job's binary as a sealed memfd (see `program_fd`).
-        self.job_program_fd: int | None = None
-        # The kept artefacts' binaries as sealed memfds, made on first use (same keys).
-        self.memfds: dict[str, int] = {}
+        self.artefacts = ArtefactStore()
 
     def deadline(self, timeout_s: float) -> float:
         """A run's wall deadline: its own timeout, cut by what is left of the job's budget."""
@@ -257,45 +242,10 @@ class JobRunner:
         try:
             result = self._run_job(job)
             if job.get("artefact_key") is not None:  # what it keeps is PID 1's decision alone
-                result["artefact_keys"] = list(self.artefacts)
+                result["artefact_keys"] = self.artefacts.keys()
             return result
         finally:
-            if self.job_program_fd is not None and self.job_program_fd not in self.memfds.values():
-                os.close(self.job_program_fd)  # a program without a key: made for this job
-            self.job_program_fd = None
-
-    def program_fd(self, job: Job, artefact: dict[str, bytes] | None) -> int | None:
-        """The job's compiled binary in a sealed memfd: each run execs it from there through
-        the launcher instead of getting its own copy in the work dir (for a Go or Rust binary,
-        MBs written and wiped per test). Made once per kept artefact (else once per job) and
-        sealed, so its bytes cannot change; its mode is set again before each run. None where
-        runs get a copy: no launcher in the image, several files (Java), an interpreted
-        language."""
-        if self.job_program_fd is None:
-            self.job_program_fd = self._memfd_for(job, artefact)
-        if self.job_program_fd is not None:
-            reset_metadata(self.job_program_fd)
-        return self.job_program_fd
-
-    def _memfd_for(self, job: Job, artefact: dict[str, bytes] | None) -> int | None:
-        if artefact is None or self.supervisor.launcher is None:
-            return None
-        key = job.get("artefact_key")
-        if key is not None and key in self.memfds and self.artefacts.get(key) is artefact:
-            return self.memfds[key]
-        binary = native_binary(job["program"], artefact)
-        if binary is None:
-            return None
-        fd = sealed_memfd("program", binary, _PROGRAM_MODE)
-        if key is not None and self.artefacts.get(key) is artefact:
-            self._forget_memfd(key)
-            self.memfds[key] = fd
-        return fd
-
-    def _forget_memfd(self, key: str) -> None:
-        fd = self.memfds.pop(key, None)
-        if fd is not None:
-            os.close(fd)
+            self.artefacts.end_job()
 
     def _run_job(self, job: Job) -> JobResult:
         limits = job["limits"]
@@ -324,10 +274,9 @@ class JobRunner:
         if needs_compile(job):
             key = job.get("artefact_key")
             if key is not None and "artefact" not in job and not job.get("return_artefact"):
-                artefact = self.artefacts.get(key)
+                artefact = self.artefacts.take(key)
                 if artefact is None:  # evicted, or a new container: the host sends the bytes
                     return {"id": job.get("id"), "tests": [], "missing_artefact": True}
-                self.artefacts.move_to_end(key)
                 report: CompileReport = {"elapsed_s": 0.0}
                 found = []
             else:
@@ -336,7 +285,7 @@ class JobRunner:
                 except ContainerDirty as exc:
                     artefact, report, found = None, {"detail": str(exc)}, ["tmpfs not clean"]
                 if key is not None and artefact is not None:
-                    self.keep_artefact(key, artefact)
+                    self.artefacts.keep(key, artefact)
             anomalies += found
             if artefact is None or not job["tests"]:  # a compile error, or a compile-only job
                 detail = report.get("detail", "compilation failed")
@@ -426,18 +375,6 @@ class JobRunner:
             return None, report, anomalies
         return Judge(program["language"], source, files["main"]), None, anomalies
 
-    def keep_artefact(self, key: str, files: dict[str, bytes]) -> None:
-        """Remember an artefact for later items of the same program (bounded, oldest out;
-        its memfd, if one was made, goes with it)."""
-        self._forget_memfd(key)
-        self.artefacts[key] = files
-        while len(self.artefacts) > 1 and (
-            len(self.artefacts) > _KEPT_ARTEFACTS
-            or sum(len(d) for f in self.artefacts.values() for d in f.values()) > _KEPT_BYTES
-        ):
-            evicted, _ = self.artefacts.popitem(last=False)
-            self._forget_memfd(evicted)
-
     @staticmethod
     def charge_answer(result: RunReport, budget: int) -> int:
         """Keep the job's answer under what the host accepts: once the budget is spent, a
@@ -472,7 +409,9 @@ class JobRunner:
             )
             return [report], anomalies
         stdin = test["stdin"].encode()
-        program_fd = self.program_fd(job, artefact)
+        program_fd = (
+            None if self.supervisor.launcher is None else self.artefacts.program_fd(job, artefact)
+        )
         request = program_request(self.supervisor, job, code, artefact, program_fd is not None)
         outcome = self.supervisor.run_process(request, stdin, deadline, program_fd)
         report, anomalies = process_report(outcome), outcome["anomalies"]
@@ -496,21 +435,6 @@ class JobRunner:
                     verdict = {**verdict, "output_at_fault": True}
             report["judge"], report["stdout"] = verdict, ""
         return [report], anomalies
-
-
-def reset_metadata(fd: int) -> None:
-    """Every run of a kept binary starts with the same metadata: a run may have changed its
-    mode (chmod /proc/self/exe) or its times (utimensat), which the next job of the program
-    would read; its extended attributes are refused by the filter, and removed here too if
-    any are found. (Its ctime is the time of this reset, which says nothing of a run.)"""
-    os.fchmod(fd, _PROGRAM_MODE)
-    os.utime(fd, ns=(0, 0))
-    try:
-        names = os.listxattr(fd)
-    except OSError:  # no extended attributes on this kernel's memfds: nothing to remove
-        names = []
-    for name in names:
-        os.removexattr(fd, name)
 
 
 def _exited_cleanly(report: RunReport) -> bool:
