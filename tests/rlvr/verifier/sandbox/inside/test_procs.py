@@ -246,7 +246,7 @@ def test_attribute_snapshot_sees_every_change_a_same_uid_process_could_make() ->
 
 def test_a_reply_line_reaches_the_host_as_known_scalar_fields_only() -> None:
     """A forged reply could carry any JSON tree; the host would parse it on its event loop."""
-    from rlvr.verifier.sandbox.inside.jobs import _reply_fields
+    from rlvr.verifier.sandbox.inside.sessions import reply_fields as _reply_fields
 
     forged = {"value": [0] * 1000, "args": "[]", "junk": {"a": 1}, "raised": None, "ready": {}}
     assert _reply_fields(forged) == {"args": "[]", "raised": None, "ready": True}
