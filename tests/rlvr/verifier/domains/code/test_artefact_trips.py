@@ -50,13 +50,18 @@ class CountingBackend(DockerBackend):
         return sandbox
 
 
-async def test_a_compiled_program_crosses_the_stream_once_per_container(
-    docker_engine: None,
-) -> None:
+def one_container() -> tuple[CodeSettings, CountingBackend]:
+    """A pool of one container, without verdict reuse (every item runs)."""
     settings = CodeSettings.model_validate(
         {"pool_size": 1, "is_dedup_enabled": False, "sandbox": {"label": "artefact-trips"}}
     )
-    backend = CountingBackend(sandbox_settings(label="artefact-trips"))
+    return settings, CountingBackend(sandbox_settings(label="artefact-trips"))
+
+
+async def test_a_compiled_program_crosses_the_stream_once_per_container(
+    docker_engine: None,
+) -> None:
+    settings, backend = one_container()
     async with open_code_verifier(settings, backend) as verifier:
         for n in range(1, 5):
             [result] = await verifier.verify_batch([c_item(n)])
@@ -75,10 +80,7 @@ async def test_a_container_that_no_longer_holds_it_gets_the_bytes_without_a_roun
     docker_engine: None,
 ) -> None:
     # 20 programs through one container: more than it keeps; the first one again
-    settings = CodeSettings.model_validate(
-        {"pool_size": 1, "is_dedup_enabled": False, "sandbox": {"label": "artefact-trips"}}
-    )
-    backend = CountingBackend(sandbox_settings(label="artefact-trips"))
+    settings, backend = one_container()
     programs = [C_PROGRAM.replace("2*x", f"2*x+{k}-{k}") for k in range(20)]
     async with open_code_verifier(settings, backend) as verifier:
         for code in [*programs, programs[0]]:

@@ -101,24 +101,27 @@ async def test_a_container_that_forgot_an_artefact_gets_the_bytes_once_more() ->
     assert stats == {"with_bytes": 1, "by_key": 0, "missing": 1}
 
 
-async def test_the_pool_retires_an_unhealthy_container_and_one_past_its_job_limit() -> None:
+async def lend(backend: FakeBackend, jobs: int, max_jobs_per_sandbox: int) -> None:
+    """`jobs` jobs through a pool of one sandbox."""
+    pool = SandboxPool(backend, size=1, max_jobs_per_sandbox=max_jobs_per_sandbox)
+    await pool.start(warm_timeout_s=1)
+    try:
+        for _ in range(jobs):
+            async with pool.acquire() as sandbox:
+                await sandbox.run({"tests": []}, 1)  # type: ignore[typeddict-item]
+    finally:
+        await pool.close()
+
+
+async def test_the_pool_retires_an_unhealthy_container() -> None:
     backend = FakeBackend(lambda job, sandbox: {**passing(job, sandbox), "healthy": False})
-    pool = SandboxPool(backend, size=1, max_jobs_per_sandbox=5)
-    await pool.start(warm_timeout_s=1)
-    try:
-        for _ in range(2):
-            async with pool.acquire() as sandbox:
-                await sandbox.run({"tests": []}, 1)  # type: ignore[typeddict-item]
-        assert len(backend.started) >= 2 and backend.started[0] in backend.removed
-    finally:
-        await pool.close()
+    await lend(backend, jobs=2, max_jobs_per_sandbox=5)
+    assert len(backend.started) >= 2 and backend.started[0] in backend.removed
+    assert [s.jobs_done for s in backend.started[:2]] == [1, 1]
+
+
+async def test_the_pool_retires_a_container_past_its_job_limit() -> None:
     backend = FakeBackend()
-    pool = SandboxPool(backend, size=1, max_jobs_per_sandbox=2)
-    await pool.start(warm_timeout_s=1)
-    try:
-        for _ in range(3):
-            async with pool.acquire() as sandbox:
-                await sandbox.run({"tests": []}, 1)  # type: ignore[typeddict-item]
-        assert [s.jobs_done for s in backend.started[:2]] == [2, 1]
-    finally:
-        await pool.close()
+    await lend(backend, jobs=3, max_jobs_per_sandbox=2)
+    assert [s.jobs_done for s in backend.started[:2]] == [2, 1]
+    assert backend.started[0] in backend.removed
