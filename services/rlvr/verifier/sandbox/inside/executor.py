@@ -1,5 +1,5 @@
 """The trusted executor: PID 1 of every sandbox container (stdlib only; sent in at start with
-`protocol`, `codec`, `procs`, `runner`, `asserts`, `plumbing` and `jobs`).
+every module of `sandbox/wire/` and `sandbox/inside/`, see `sandbox/host/shipment.py`).
 
 Processes inside a container (all one unprivileged uid, no capabilities):
 
@@ -38,8 +38,11 @@ unchanged. It reports anomalies, and the host retires a container that reported 
 candidate left behind, its verdict stays its own: a container that cannot be cleaned ends the
 job with the remaining tests not run (runtime_error), never a fault.
 
-Module map: `supervisor.py` (the zygote, runs, captures, sweep, frames), `jobs.py` (what a job
-does with its tests), `protocol.py` (the messages), this module (PID 1's loop).
+Module map: `supervisor.py` (runs, captures, the sweep), `zygote.py` and `candidate.py` (the
+spawner and what a Python run becomes), `jobs.py` (what a job does with its tests),
+`sessions.py`, `artefacts.py`, `toolchain.py`, `judges.py`, `harness.py`, `launcher.py`; the
+low-level helpers `procs.py`, `fds.py`, `wipe.py`, `seccomp.py`, `libc.py`; `wire/protocol.py`
+(the messages) and `wire/frames.py` (their frames); this module (PID 1's loop and its stream).
 """
 
 from __future__ import annotations
