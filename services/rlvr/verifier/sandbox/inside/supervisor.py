@@ -1,9 +1,8 @@
 """PID 1's processes (`Supervisor`): runs and their pipes, captures, deadlines, the sweep.
 
 Everything here is about processes, not tests: how a run is spawned (through the zygote or the
-launcher), pumped
-(captures, a deadline), and cleaned up after (kill the group, stop and kill strays, wipe every
-writable place, compare PID 1's and the zygote's attributes). What a job *does* with its tests is
+launcher), pumped (captures, a deadline), and cleaned up after (kill the group, stop and kill
+strays, wipe every writable place, compare PID 1's and the zygote's attributes). What a job *does* with its tests is
 `jobs.py`; the container's story as a whole is told in `executor.py`.
 """
 
