@@ -447,9 +447,10 @@ def european_capitals_sort(text: str, kwargs: Mapping[str, Any]) -> Check:
 
 
 def _csv_rows(text: str, delimiter: str = ",") -> list[list[str]]:
-    """The CSV rows, or none when `csv` refuses the text (a field over its size limit)."""
+    """The CSV rows as IFBench reads them (every `"` tripled first, so quotes survive into the
+    fields), or none when `csv` refuses the text (a field over its size limit)."""
     try:
-        return list(csv.reader(io.StringIO(text), delimiter=delimiter))
+        return list(csv.reader(io.StringIO(text.replace('"', '"""')), delimiter=delimiter))
     except csv.Error:
         return []
 

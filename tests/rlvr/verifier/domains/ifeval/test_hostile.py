@@ -26,12 +26,26 @@ HOSTILE = {
     "json_nesting": "[" * N,
     "commas": "," * N,
     "words": "word " * (N // 5),
+    "newlines_before_question": "\n" * N + "Question",
+    "blank_then_indent": "\n \n" * (N // 3),
+    "phrase_without_end": "the early " * (N // 10),
+    "product_csv": "ProductID,Category,Brand,Price,Stock\n" + ('"' + "a" * 50 + "\n") * (N // 52),
+    "parentheses": "(" * N + ")" * 10,
+    "emoji": "\U0001f600. " * (N // 3),
 }
 # Punkt and langdetect are linear but slower per character: their own size.
 SLOW_IDS = {
     "length_constraints:number_sentences",
     "change_case:capital_word_frequency",
     "language:response_language",
+    # NLTK's word tokenizer (Punkt, then the Treebank rules)
+    "format:title_case",
+    "words:keywords_specific_position",
+    "words:words_position",
+    "keywords:keyword_specific_position",
+    "keywords:start_end",
+    "count:count_unique",
+    "count:counting_composition",
 }
 KWARGS = {
     "keywords:existence": {"keywords": ["aaab"]},
@@ -70,13 +84,54 @@ KWARGS = {
     "count:keywords_multiple": {f"keyword{i}": "ab" for i in range(1, 6)},
     "words:palindrome": {},
     "count:punctuation": {},
+    "ratio:stop_words": {"percentage": 50},
+    "count:conjunctions": {"small_n": 2},
+    "count:person_names": {"N": 2},
+    "ratio:overlap": {"reference_text": "the early bird " * 500, "percentage": 50},
+    "count:words_japanese": {"N": 2},
+    "words:repeats": {"small_n": 2},
+    "sentence:keyword": {"word": "a", "N": 2},
+    "count:pronouns": {"N": 2},
+    "sentence:increment": {"small_n": 1},
+    "format:options": {"options": "yes/no/maybe"},
+    "format:list": {"sep": "..."},
+    "words:keywords_specific_position": {"keyword": "a", "n": 2, "m": 3},
+    "words:words_position": {"keyword": "a"},
+    "repeat:repeat_change": {"prompt_to_repeat": "a b c " * 1000},
+    "repeat:repeat_span": {"prompt_to_repeat": "a b c " * 1000, "n_start": 2, "n_end": 9},
+    "copy:repeat_phrase": {"phrase": "the early bird catches", "small_n": 2},
+    "copy:copy": {"prompt_to_repeat": "a b c " * 1000},
+    "copy:copying_simple": {"prompt_to_repeat": "a b c " * 1000},
+    "copy:copying_multiple": {"prompt_to_repeat": "a b", "N": 2},
+    "new:copy_span_idx": {"prompt_to_repeat": "a b c " * 1000, "n_start": 2, "n_end": 90},
+    "keywords:word_once": {"keyword": "aa"},
+    "keywords:word_count_different_numbers": {
+        "keyword": "aa",
+        "frequency": 2,
+        "relation": "at least",
+    },
+    "keywords:exclude_word_harder": {"keyword": "word"},
+    "first_word:first_word_sent": {"first_word": "the"},
+    "first_word:first_word_answer": {"first_word": "the"},
+    "last_word:last_word_sent": {"last_word": "the"},
+    "last_word:last_word_answer": {"last_word": "the"},
+    "count:lowercase_counting": {"N": 2},
+    "letters:letter_counting": {"N": 2, "relation": "at least"},
+    "letters:letter_counting2": {"letter": "a", "let_frequency": 2, "let_relation": "at least"},
+    "count:counting_composition": {"n_sent": 2, "n_words": 3},
+    "count:count_increment_word": {"keyword1": "a", "keyword2": "b"},
+    "keywords:keyword_specific_position": {"keyword": "a", "n": 2, "m": 3},
 }
+for _id in CHECKERS:  # the families without kwargs
+    KWARGS.setdefault(_id, {})
 
 
 def test_every_instruction_is_probed() -> None:
-    from rlvr.verifier.domains.ifeval.registry import CHECKERS as ALL
+    from rlvr.schemas.ifeval import INSTRUCTION_KWARGS
 
-    assert set(KWARGS) == set(ALL)
+    assert set(KWARGS) == set(CHECKERS) == set(INSTRUCTION_KWARGS)
+    for instruction_id, kwargs in KWARGS.items():
+        normalize_kwargs(instruction_id, kwargs)  # each probe is a valid constraint
 
 
 def _seconds(instruction_id: str, text: str) -> float:
@@ -102,6 +157,11 @@ def test_every_checker_is_fast_on_every_hostile_text(instruction_id: str) -> Non
         ("detectable_format:number_bullet_lists", "blank_lines"),
         ("detectable_format:title", "angles"),
         ("detectable_content:postscript", "whitespace"),
+        ("custom:mcq_count_length", "newlines_before_question"),
+        ("format:line_indent", "blank_then_indent"),
+        ("copy:repeat_phrase", "phrase_without_end"),
+        ("custom:csv_special_character", "product_csv"),
+        ("format:newline", "blank_lines"),
     ],
 )
 def test_the_inputs_that_are_quadratic_for_ifeval_scale_linearly(
