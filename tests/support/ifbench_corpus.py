@@ -172,11 +172,9 @@ def _response(rng: random.Random, instruction_id: str, kwargs: dict[str, Any]) -
             for i, count in enumerate((1, 2, 3, 5, 7), start=1)
         ),
         "custom:date_format_list": lambda: rng.choice(PIECES[16:17] + ["1805-13-02", "1799-02-30"]),
-        "format:no_bullets_bullets": lambda: rng.choice(ENGLISH)
-        + " "
-        + rng.choice(ENGLISH)
-        + "\n"
-        + PIECES[9],
+        "format:no_bullets_bullets": lambda: (
+            rng.choice(ENGLISH) + " " + rng.choice(ENGLISH) + "\n" + PIECES[9]
+        ),
         "words:keywords_specific_position": lambda: " ".join(
             " ".join([kwargs["keyword"]] * 5) + "." for _ in range(3)
         ),

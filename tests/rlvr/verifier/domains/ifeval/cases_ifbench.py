@@ -36,7 +36,7 @@ IFBENCH_CASES: list[Case] = [
     Case("sentence:alliteration_increment", {}, "Big blue. A cat.", False),
     Case("format:parentheses", {}, "(a [b {c (d [e])}])", True),
     Case("format:parentheses", {}, "(a [b {c (d)}])", False),  # 4 deep
-    Case("format:quotes", {}, "\"She said 'he said \"no\" twice' loudly\"", True),
+    Case("format:quotes", {}, '"She said \'he said "no" twice\' loudly"', True),
     Case("format:quotes", {}, "\"She said 'no' loudly\"", False),
     Case("words:prime_lengths", {}, "An owl is at sea.", True),
     Case("words:prime_lengths", {}, "An owl is at home.", False),
@@ -81,7 +81,9 @@ IFBENCH_CASES: list[Case] = [
     Case("format:sub-bullets", {}, "* one\n - a\n* two", False, True),
     Case("format:no_bullets_bullets", {}, "I like it. It is good.\n* one\n* two", True),
     Case("format:no_bullets_bullets", {}, "I like it.\n* one\n* two", False),
-    Case("format:no_bullets_bullets", {}, "I like it. It is good.\n* one\n* two\nMore.", False, True),
+    Case(
+        "format:no_bullets_bullets", {}, "I like it. It is good.\n* one\n* two\nMore.", False, True
+    ),
     Case("custom:multiples", {}, "14, 21, 28, 35, 42, 49", True),
     Case("custom:multiples", {}, "7, 14, 21, 28, 35, 42, 49", False),
     Case("custom:character_reverse", {}, "Elgae dlab.", True),
@@ -143,18 +145,47 @@ IFBENCH_CASES: list[Case] = [
     Case("custom:european_capitals_sort", {}, "Reykjavik, Oslo, Helsinki", False),
     Case("custom:reverse_newline", {}, "Zimbabwe\n" + "Zambia\n" * 51, True),
     Case("custom:reverse_newline", {}, "Zimbabwe\n" + "Zambia\n" * 50, False),  # 51 lines
-    Case("custom:sentence_alphabet", {}, " ".join(f"{chr(65 + i)}x went." for i in range(26)), True),
-    Case("custom:sentence_alphabet", {}, " ".join(f"{chr(66 + i)}x went." for i in range(26)), False),
-    Case("words:keywords_specific_position", {"keyword": "cat", "n": 2, "m": 3}, "Hi. A fat cat.", True),
-    Case("words:keywords_specific_position", {"keyword": "cat", "n": 2, "m": 2}, "Hi. A fat cat.", False),
+    Case(
+        "custom:sentence_alphabet", {}, " ".join(f"{chr(65 + i)}x went." for i in range(26)), True
+    ),
+    Case(
+        "custom:sentence_alphabet", {}, " ".join(f"{chr(66 + i)}x went." for i in range(26)), False
+    ),
+    Case(
+        "words:keywords_specific_position",
+        {"keyword": "cat", "n": 2, "m": 3},
+        "Hi. A fat cat.",
+        True,
+    ),
+    Case(
+        "words:keywords_specific_position",
+        {"keyword": "cat", "n": 2, "m": 2},
+        "Hi. A fat cat.",
+        False,
+    ),
     Case("words:words_position", {"keyword": "very"}, "I very much like it very well", True),
     Case("words:words_position", {"keyword": "very"}, "I very much like it well", False),
     Case("repeat:repeat_change", {"prompt_to_repeat": REQUEST}, "Compose" + REQUEST[5:], True),
     Case("repeat:repeat_change", {"prompt_to_repeat": REQUEST}, REQUEST, False),  # unchanged
-    Case("repeat:repeat_simple", {}, "only output this sentence here, ignore all other requests.", True),
+    Case(
+        "repeat:repeat_simple",
+        {},
+        "only output this sentence here, ignore all other requests.",
+        True,
+    ),
     Case("repeat:repeat_simple", {}, "Only output this sentence here.", False),
-    Case("repeat:repeat_span", {"prompt_to_repeat": REQUEST, "n_start": 2, "n_end": 4}, "Short STORY", True),
-    Case("repeat:repeat_span", {"prompt_to_repeat": REQUEST, "n_start": 2, "n_end": 4}, "a short story", False),
+    Case(
+        "repeat:repeat_span",
+        {"prompt_to_repeat": REQUEST, "n_start": 2, "n_end": 4},
+        "Short STORY",
+        True,
+    ),
+    Case(
+        "repeat:repeat_span",
+        {"prompt_to_repeat": REQUEST, "n_start": 2, "n_end": 4},
+        "a short story",
+        False,
+    ),
     Case("format:title_case", {}, "The Cat Sat On A Mat", True),
     Case("format:title_case", {}, "The Cat sat On A Mat", False),
     Case("format:output_template", {}, "My Answer: yes My Conclusion: no Future Outlook: ok", True),
@@ -162,21 +193,52 @@ IFBENCH_CASES: list[Case] = [
 ]
 
 IFEVALG_CASES: list[Case] = [
-    Case("copy:repeat_phrase", {"phrase": "the early bird catches", "small_n": 2},
-         "the early cat catches and the late bird catches", True),
-    Case("copy:repeat_phrase", {"phrase": "the early bird catches", "small_n": 2},
-         "the early bird catches and the late bird catches", True),  # only the last must differ
-    Case("copy:repeat_phrase", {"phrase": "the early bird catches", "small_n": 2},
-         "the late bird catches and the early bird catches", False),  # the last copy unchanged
+    Case(
+        "copy:repeat_phrase",
+        {"phrase": "the early bird catches", "small_n": 2},
+        "the early cat catches and the late bird catches",
+        True,
+    ),
+    Case(
+        "copy:repeat_phrase",
+        {"phrase": "the early bird catches", "small_n": 2},
+        "the early bird catches and the late bird catches",
+        True,
+    ),  # only the last must differ
+    Case(
+        "copy:repeat_phrase",
+        {"phrase": "the early bird catches", "small_n": 2},
+        "the late bird catches and the early bird catches",
+        False,
+    ),  # the last copy unchanged
     Case("copy:copy", {"prompt_to_repeat": REQUEST}, "  " + REQUEST.upper(), True),
     Case("copy:copy", {"prompt_to_repeat": REQUEST}, REQUEST + " Once upon a time.", False),
     Case("copy:copying_simple", {"prompt_to_repeat": REQUEST}, REQUEST, True),
     Case("copy:copying_simple", {"prompt_to_repeat": REQUEST}, REQUEST[:-1], False),
-    Case("copy:copying_multiple", {"prompt_to_repeat": REQUEST, "N": 2}, f"{REQUEST}\n******\n{REQUEST}", True),
-    Case("copy:copying_multiple", {"prompt_to_repeat": REQUEST, "N": 3}, f"{REQUEST}\n******\n{REQUEST}", False),
-    Case("new:copy_span_idx", {"prompt_to_repeat": REQUEST, "n_start": 8, "n_end": 13}, "short", True),
-    Case("new:copy_span_idx", {"prompt_to_repeat": REQUEST, "n_start": 8, "n_end": 14}, "short", True),
-    Case("new:copy_span_idx", {"prompt_to_repeat": REQUEST, "n_start": 8, "n_end": 19}, "short", False),
+    Case(
+        "copy:copying_multiple",
+        {"prompt_to_repeat": REQUEST, "N": 2},
+        f"{REQUEST}\n******\n{REQUEST}",
+        True,
+    ),
+    Case(
+        "copy:copying_multiple",
+        {"prompt_to_repeat": REQUEST, "N": 3},
+        f"{REQUEST}\n******\n{REQUEST}",
+        False,
+    ),
+    Case(
+        "new:copy_span_idx", {"prompt_to_repeat": REQUEST, "n_start": 8, "n_end": 13}, "short", True
+    ),
+    Case(
+        "new:copy_span_idx", {"prompt_to_repeat": REQUEST, "n_start": 8, "n_end": 14}, "short", True
+    ),
+    Case(
+        "new:copy_span_idx",
+        {"prompt_to_repeat": REQUEST, "n_start": 8, "n_end": 19},
+        "short",
+        False,
+    ),
     Case("detectable_format:sentence_hyphens", {}, "I came.-I saw.-I won.", True),
     Case("detectable_format:sentence_hyphens", {}, "I came. - I saw.", False),
     Case("keywords:no_adjacent_consecutive", {}, "The cat ate fish", True),
@@ -185,9 +247,21 @@ IFEVALG_CASES: list[Case] = [
     Case("detectable_format:square_brackets", {}, "[Hello] world", False),
     Case("keywords:word_once", {"keyword": "cat"}, "A Cat sat.", True),
     Case("keywords:word_once", {"keyword": "cat"}, "A cat and a category.", False),  # substrings
-    Case("keywords:word_count_different_numbers", {"keyword": "cat", "frequency": 2, "relation": LEAST}, "cat cat", True),
-    Case("keywords:word_count_different_numbers", {"keyword": "cat", "frequency": 2, "relation": LESS}, "cat cat", False),
-    Case("keywords:exclude_word_harder", {"keyword": "cat"}, "cat, category, cats", True),  # never ' cat '
+    Case(
+        "keywords:word_count_different_numbers",
+        {"keyword": "cat", "frequency": 2, "relation": LEAST},
+        "cat cat",
+        True,
+    ),
+    Case(
+        "keywords:word_count_different_numbers",
+        {"keyword": "cat", "frequency": 2, "relation": LESS},
+        "cat cat",
+        False,
+    ),
+    Case(
+        "keywords:exclude_word_harder", {"keyword": "cat"}, "cat, category, cats", True
+    ),  # never ' cat '
     Case("keywords:exclude_word_harder", {"keyword": "cat"}, "A cat sat", False),
     Case("paragraphs:paragraphs", {}, "First part.\n***\nSecond part.", True),
     Case("paragraphs:paragraphs", {}, "First.\n***\n***\nSecond.", False),  # empty inside
@@ -211,18 +285,55 @@ IFEVALG_CASES: list[Case] = [
     Case("count:lowercase_counting", {"N": 2}, "Hello there my dear FRIEND", False),
     Case("letters:letter_counting", {"N": 5, "relation": LESS}, "Hi 123 you", False),  # 5 letters
     Case("letters:letter_counting", {"N": 5, "relation": LEAST}, "Hi 123 you", True),
-    Case("letters:letter_counting2", {"letter": "a", "let_frequency": 3, "let_relation": LEAST}, "A banana", True),
-    Case("letters:letter_counting2", {"letter": "a", "let_frequency": 3, "let_relation": LESS}, "A banana", False),
-    Case("count:counting_composition", {"n_sent": 2, "n_words": 3}, "I saw it. You saw it.\n***\nWe ran far. They ran far.\n***\nHe sat down. She sat down.", False),  # the '.' is a token: 4
-    Case("count:counting_composition", {"n_sent": 2, "n_words": 4}, "I saw it. You saw it.\n***\nWe ran far. They ran far.\n***\nHe sat down. She sat down.", True),
+    Case(
+        "letters:letter_counting2",
+        {"letter": "a", "let_frequency": 3, "let_relation": LEAST},
+        "A banana",
+        True,
+    ),
+    Case(
+        "letters:letter_counting2",
+        {"letter": "a", "let_frequency": 3, "let_relation": LESS},
+        "A banana",
+        False,
+    ),
+    Case(
+        "count:counting_composition",
+        {"n_sent": 2, "n_words": 3},
+        "I saw it. You saw it.\n***\nWe ran far. They ran far.\n***\nHe sat down. She sat down.",
+        False,
+    ),  # the '.' is a token: 4
+    Case(
+        "count:counting_composition",
+        {"n_sent": 2, "n_words": 4},
+        "I saw it. You saw it.\n***\nWe ran far. They ran far.\n***\nHe sat down. She sat down.",
+        True,
+    ),
     Case("count:count_unique", {}, "Every word here is different.", True),
     Case("count:count_unique", {}, "the cat and the dog.", False),  # The and the would differ
-    Case("count:count_increment_word", {"keyword1": "cat", "keyword2": "dog"}, "A cat, a dog, a dog.", True),
-    Case("count:count_increment_word", {"keyword1": "cat", "keyword2": "dog"}, "A cat, a dog.", False),
+    Case(
+        "count:count_increment_word",
+        {"keyword1": "cat", "keyword2": "dog"},
+        "A cat, a dog, a dog.",
+        True,
+    ),
+    Case(
+        "count:count_increment_word", {"keyword1": "cat", "keyword2": "dog"}, "A cat, a dog.", False
+    ),
     Case("keywords:palindrome", {}, "We saw a racecar", True),  # 'a' is one too
     Case("keywords:palindrome", {}, "We saw the car", False),
-    Case("keywords:keyword_specific_position", {"keyword": ["cat"], "n": 1, "m": 2}, "A cat sat.", True),
-    Case("keywords:keyword_specific_position", {"keyword": "cat", "n": 1, "m": 3}, "A cat sat.", False),
+    Case(
+        "keywords:keyword_specific_position",
+        {"keyword": ["cat"], "n": 1, "m": 2},
+        "A cat sat.",
+        True,
+    ),
+    Case(
+        "keywords:keyword_specific_position",
+        {"keyword": "cat", "n": 1, "m": 3},
+        "A cat sat.",
+        False,
+    ),
     Case("keywords:start_end", {}, "Hello, I said hello", True),
     Case("keywords:start_end", {}, "Hello, I said hello.", False),  # '.' is the last token
 ]

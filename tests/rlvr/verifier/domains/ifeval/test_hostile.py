@@ -46,7 +46,13 @@ SLOW_IDS = {
     "keywords:start_end",
     "count:count_unique",
     "count:counting_composition",
+    "change_case:english_capital",
+    "change_case:english_lowercase",
 }
+#: What the slow ones get inline (the service's `inline_max_chars`); longer responses go to a
+#: killable worker stopped at the item's deadline. NLTK's word tokenizer is linear but costs
+#: about 0.1 ms a character on one-emoji sentences (`😀. 😀. …`): 200,000 of them take ~40 s.
+SLOW_CHARS = 20_000
 KWARGS = {
     "keywords:existence": {"keywords": ["aaab"]},
     "keywords:frequency": {"keyword": "aa", "frequency": 2, "relation": "at least"},
@@ -145,7 +151,8 @@ def _seconds(instruction_id: str, text: str) -> float:
 def test_every_checker_is_fast_on_every_hostile_text(instruction_id: str) -> None:
     # generous: the machine is shared; the linear scaling is checked by the test below
     budget_s = 8.0 if instruction_id in SLOW_IDS else 2.0
-    worst = max((_seconds(instruction_id, text), name) for name, text in HOSTILE.items())
+    cut = SLOW_CHARS if instruction_id in SLOW_IDS else N
+    worst = max((_seconds(instruction_id, text[:cut]), name) for name, text in HOSTILE.items())
     assert worst[0] < budget_s, worst
 
 
