@@ -9,16 +9,87 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from typing import Any
 
 from tests.support.ifeval_corpus import ENGLISH, CorpusItem
 
-WORDS = (
-    "and but for nor or so yet the a of to in she he they it we you my our their I me him her "
-    "river Emma Liam Leo Leonard Noah Sophia data apple big bright cat dog eagle fig goat hat "
-    "ice jam kite lamp moon nest owl pig queen rose sun tree umbrella vase wolf xray yak zebra "
-    "strong crisp shrimp twelfth level radar civic kayak refer rotor stats tenet madam racecar"
-).split()
+WORDS = [
+    "and",
+    "but",
+    "for",
+    "nor",
+    "or",
+    "so",
+    "yet",
+    "the",
+    "a",
+    "of",
+    "to",
+    "in",
+    "she",
+    "he",
+    "they",
+    "it",
+    "we",
+    "you",
+    "my",
+    "our",
+    "their",
+    "I",
+    "me",
+    "him",
+    "her",
+    "river",
+    "Emma",
+    "Liam",
+    "Leo",
+    "Leonard",
+    "Noah",
+    "Sophia",
+    "data",
+    "apple",
+    "big",
+    "bright",
+    "cat",
+    "dog",
+    "eagle",
+    "fig",
+    "goat",
+    "hat",
+    "ice",
+    "jam",
+    "kite",
+    "lamp",
+    "moon",
+    "nest",
+    "owl",
+    "pig",
+    "queen",
+    "rose",
+    "sun",
+    "tree",
+    "umbrella",
+    "vase",
+    "wolf",
+    "xray",
+    "yak",
+    "zebra",
+    "strong",
+    "crisp",
+    "shrimp",
+    "twelfth",
+    "level",
+    "radar",
+    "civic",
+    "kayak",
+    "refer",
+    "rotor",
+    "stats",
+    "tenet",
+    "madam",
+    "racecar",
+]
 PIECES = [
     "Alice ate apples. Bob bought big blue boxes.",
     "Silly snakes slide slowly southward!",
@@ -145,7 +216,7 @@ def _increment(rng: random.Random, step: int) -> str:
 
 def _last_first(rng: random.Random) -> str:
     words = [rng.choice(WORDS) for _ in range(rng.randint(2, 5))]
-    return " ".join(f"{a.capitalize()} is {b}." for a, b in zip(words, words[1:], strict=False))
+    return " ".join(f"{a.capitalize()} is {b}." for a, b in pairwise(words))
 
 
 def _response(rng: random.Random, instruction_id: str, kwargs: dict[str, Any]) -> str:
@@ -171,7 +242,7 @@ def _response(rng: random.Random, instruction_id: str, kwargs: dict[str, Any]) -
             " ".join([kwargs[f"keyword{i}"]] * count)
             for i, count in enumerate((1, 2, 3, 5, 7), start=1)
         ),
-        "custom:date_format_list": lambda: rng.choice(PIECES[16:17] + ["1805-13-02", "1799-02-30"]),
+        "custom:date_format_list": lambda: rng.choice([*PIECES[16:17], "1805-13-02", "1799-02-30"]),
         "format:no_bullets_bullets": lambda: (
             rng.choice(ENGLISH) + " " + rng.choice(ENGLISH) + "\n" + PIECES[9]
         ),

@@ -3,16 +3,16 @@
 Only tests and benchmarks use it, to measure agreement and speed. Two things are set up so it
 runs here without downloads and gives reproducible verdicts: NLTK's Punkt English model comes
 from the same package our checkers use (the reference would load or download NLTK data), as
-does NLTK's English stop-word list (IFBench's `ratio:stop_words`), and langdetect is seeded (the reference leaves it unseeded; our checkers seed it with 0).
+does NLTK's English stop-word list (IFBench's `ratio:stop_words`), and langdetect is seeded
+(the reference leaves it unseeded; our checkers seed it with 0).
 """
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
-
-import types
 
 import nltk.tokenize
 

@@ -49,7 +49,8 @@ def _phrase_matches(text: str, first: str, last: str) -> list[str]:
     """What `re.findall(f"{first} .*? {last}", text)` finds, the words taken literally: from
     each `first ` the shortest run to ` last` on the same line; a line with none is skipped
     whole (no later start on it can reach a ` last` either)."""
-    found, at, head, tail = [], 0, first + " ", " " + last
+    found: list[str] = []
+    at, head, tail = 0, first + " ", " " + last
     while True:
         start = text.find(head, at)
         if start < 0:
@@ -265,8 +266,8 @@ def counting_composition(text: str, kwargs: Mapping[str, Any]) -> Check:
             count = len(word_tokens(sentence))
             if count != n_words:
                 return Check(False, f"a sentence of {count} words in paragraph {number}")
-    count = _paragraphs(pieces)
-    return Check(count == 3, f"{count} paragraphs; needed 3")
+    paragraphs_found = _paragraphs(pieces)
+    return Check(paragraphs_found == 3, f"{paragraphs_found} paragraphs; needed 3")
 
 
 def count_unique(text: str, kwargs: Mapping[str, Any]) -> Check:

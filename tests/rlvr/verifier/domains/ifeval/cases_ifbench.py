@@ -1,6 +1,7 @@
 """The labelled table's IFBench and IFEvalG rows: (instruction id, kwargs, response, strict
-verdict, and the loose one where a line removed changes it), labelled by hand from each family's instruction and its checker's reading; natural
-responses and the edges of the kwargs and of the checkers' quirks (noted where they matter)."""
+verdict, and the loose one where a line removed changes it), labelled by hand from each
+family's instruction and its checker's reading; natural responses and the edges of the
+kwargs and of the checkers' quirks (noted where they matter)."""
 
 from __future__ import annotations
 
