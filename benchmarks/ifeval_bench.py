@@ -123,9 +123,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.getLogger().setLevel(logging.CRITICAL)  # the reference logs langdetect failures
 
-    from rlvr.schemas.ifeval import INSTRUCTION_KWARGS
+    from tests.support.ifeval_corpus import corpus_ids
 
-    plain_ids = sorted(set(INSTRUCTION_KWARGS) - MODEL_BACKED)
+    plain_ids = sorted(set(corpus_ids()) - MODEL_BACKED)
     mixes = {
         "all 25 instructions": build_items(args.items, args.seed),
         "the 20 without Punkt/langdetect": build_items(args.items, args.seed, plain_ids),
