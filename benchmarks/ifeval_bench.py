@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     plain_ids = sorted(set(corpus_ids()) - MODEL_BACKED)
     mixes = {
         "all 25 instructions": build_items(args.items, args.seed),
-        "the 20 without Punkt/langdetect": build_items(args.items, args.seed, plain_ids),
+        "the 27 without Punkt/langdetect": build_items(args.items, args.seed, plain_ids),
     }
     service = (
         nullcontext(None) if args.url else live_service({"VERIFIER_CODE__IS_ENABLED": "false"})

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from rlvr.schemas.ifeval import COPY_FAMILIES, ConstraintResult, IfevalItem
 from rlvr.verifier.domains.ifeval.checks import Check
 from rlvr.verifier.domains.ifeval.registry import CHECKERS
-from rlvr.verifier.domains.ifeval.text import words
+from rlvr.verifier.domains.ifeval.text import iter_words, words
 
 LOOSE_LABELS = (
     "as written",
@@ -65,15 +65,16 @@ def not_an_answer(item: IfevalItem) -> str | None:
     constraints' words), or None when it has words of its own."""
     if not item.response.strip():
         return "empty response: not an answer, no constraint is met"
-    own = words(item.response)
-    if not own:
+    own = iter_words(item.response)  # lazily: most answers show a word of their own early
+    first = next(own, None)
+    if first is None:
         return "no words (only punctuation or markup): not an answer, no constraint is met"
     if any(c.id in COPY_FAMILIES for c in item.constraints):
         return None  # copying the prompt is the task; the copy checks compare it exactly
     given = {word.lower() for text in _argument_texts(item) for word in words(text)}
     if item.prompt:
         given.update(word.lower() for word in words(item.prompt))
-    if all(word.lower() in given for word in own):
+    if first.lower() in given and all(word.lower() in given for word in own):
         return (
             "not an answer: the response only repeats the prompt or the constraints' own "
             "words, so no constraint is met"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterator
 from functools import cache
 
 import regex
@@ -30,6 +31,11 @@ def count_words(text: str) -> int:
 def words(text: str) -> list[str]:
     """The word-character runs of `text`, in order."""
     return _WORD_RUN.findall(text)
+
+
+def iter_words(text: str) -> Iterator[str]:
+    """`words(text)`, one at a time (a caller that stops early scans only what it reads)."""
+    return (match.group() for match in _WORD_RUN.finditer(text))
 
 
 def is_word_char(char: str) -> bool:
