@@ -308,3 +308,99 @@ def ifbench_corpus(n: int, ids: list[str], seed: int = 0) -> Iterator[CorpusItem
         instruction_id = ids[index % len(ids)]
         kwargs = _kwargs(rng, instruction_id)
         yield CorpusItem(_response(rng, instruction_id, kwargs), instruction_id, kwargs, PROMPT)
+
+
+PHRASE = "The early bird catches the worm"
+
+
+def _ifevalg_kwargs(rng: random.Random, instruction_id: str) -> dict[str, Any]:
+    word = rng.choice(WORDS)
+    table: dict[str, dict[str, Any]] = {
+        "copy:repeat_phrase": {"phrase": PHRASE, "small_n": rng.randint(1, 3)},
+        "copy:copy": {"prompt_to_repeat": PROMPT},
+        "copy:copying_simple": {"prompt_to_repeat": PROMPT},
+        "copy:copying_multiple": {"prompt_to_repeat": PROMPT, "N": rng.randint(1, 3)},
+        "new:copy_span_idx": {"prompt_to_repeat": PROMPT, "n_start": 8, "n_end": 30},
+        "keywords:word_once": {"keyword": word},
+        "keywords:word_count_different_numbers": {
+            "keyword": word,
+            "frequency": rng.randint(1, 3),
+            "relation": rng.choice(["less than", "at least"]),
+        },
+        "keywords:exclude_word_harder": {"keyword": word},
+        "first_word:first_word_sent": {"first_word": rng.choice([word, [word]])},
+        "first_word:first_word_answer": {"first_word": word},
+        "last_word:last_word_sent": {"last_word": rng.choice([word, [word]])},
+        "last_word:last_word_answer": {"last_word": word},
+        "count:lowercase_counting": {"N": rng.randint(1, 30)},
+        "letters:letter_counting": {
+            "N": rng.randint(1, 80),
+            "relation": rng.choice(["less than", "at least"]),
+        },
+        "letters:letter_counting2": {
+            "letter": rng.choice("aeiost"),
+            "let_frequency": rng.randint(1, 10),
+            "let_relation": rng.choice(["less than", "at least"]),
+        },
+        "count:counting_composition": {"n_sent": rng.randint(1, 2), "n_words": rng.randint(2, 4)},
+        "count:count_increment_word": {"keyword1": word, "keyword2": rng.choice(WORDS)},
+        "keywords:keyword_specific_position": {
+            "keyword": rng.choice([word, [word]]),
+            "n": rng.randint(1, 2),
+            "m": rng.randint(1, 3),
+        },
+    }
+    return table.get(instruction_id, {})
+
+
+def _ifevalg_response(rng: random.Random, instruction_id: str, kwargs: dict[str, Any]) -> str:
+    word = kwargs.get("keyword") or kwargs.get("first_word") or kwargs.get("last_word") or "cat"
+    word = word[0] if isinstance(word, list) else word
+    special: dict[str, Callable[[], str]] = {
+        "copy:repeat_phrase": lambda: " and ".join(
+            PHRASE.replace(rng.choice(["early", "bird", "the"]), rng.choice(["late", "cat"]), 1)
+            for _ in range(kwargs["small_n"])
+        ),
+        "copy:copy": lambda: PROMPT,
+        "copy:copying_simple": lambda: PROMPT.lower(),
+        "copy:copying_multiple": lambda: "\n******\n".join([PROMPT] * kwargs["N"]),
+        "new:copy_span_idx": lambda: PROMPT[8:30],
+        "detectable_format:sentence_hyphens": lambda: "I came.-I saw.-I won.",
+        "detectable_format:square_brackets": lambda: " ".join(f"[{w}]" for w in WORDS[:6]),
+        "paragraphs:paragraphs": lambda: "First part.\n***\nSecond part.",
+        "paragraphs:paragraphs2": lambda: "First part.\n\nSecond part.",
+        "first_word:first_word_sent": lambda: f"{word} is here. {word} again.",
+        "first_word:first_word_answer": lambda: f"{word} is the answer.",
+        "last_word:last_word_sent": lambda: f"It is {word}. Here is {word}!",
+        "last_word:last_word_answer": lambda: f"The answer is {word}.",
+        "detectable_format:bigram_wrapping": lambda: "<<I am>> <<at home>> <<with my>>",
+        "count:counting_composition": lambda: "\n***\n".join(
+            " ".join(
+                " ".join(rng.choice(WORDS) for _ in range(kwargs["n_words"] - 1)) + "."
+                for _ in range(kwargs["n_sent"])
+            )
+            for _ in range(3)
+        ),
+        "count:count_increment_word": lambda: (
+            f"one {word} and {kwargs['keyword2']} {kwargs['keyword2']}"
+        ),
+        "keywords:start_end": lambda: f"{word} went home with {word}",
+    }
+    base = special[instruction_id]() if instruction_id in special else _prose(rng)
+    roll = rng.random()
+    if roll < 0.35:
+        return _mutate(rng, base)
+    if roll < 0.45:
+        return base + rng.choice(["\n", " ", "\n\n"]) + _prose(rng)
+    return base
+
+
+def ifevalg_corpus(n: int, ids: list[str], seed: int = 0) -> Iterator[CorpusItem]:
+    """`n` items cycling through IFEvalG's `ids` (the same aim: met, nearly met, missed)."""
+    rng = random.Random(seed)
+    for index in range(n):
+        instruction_id = ids[index % len(ids)]
+        kwargs = _ifevalg_kwargs(rng, instruction_id)
+        yield CorpusItem(
+            _ifevalg_response(rng, instruction_id, kwargs), instruction_id, kwargs, PROMPT
+        )
