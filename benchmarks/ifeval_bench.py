@@ -6,6 +6,8 @@
 Items: the seeded corpus of tests/support/ifeval_corpus.py (natural-looking responses with
 lists, highlights, sections, JSON, titles, postscripts, several languages and cases), grouped
 into items of 1 to 3 constraints, every one of IFEval's 25 instructions represented.
+A third mix draws 1-3 of IFBench's 57 judged test families per item (the corpus aimed at them,
+tests/support/ifbench_corpus.py), against IFBench's own checkers.
 The reference (`if-verifiable`'s copy of Google's IFEval checkers) runs in this process, strict
 mode only (one `check_following` per constraint, its cheapest path); our service is called over
 HTTP in batches (`--batch`), `--concurrency` requests at a time, strict mode. The table also
@@ -55,6 +57,31 @@ def build_items(n: int, seed: int, ids: list[str] | None = None) -> list[dict[st
     items = []
     for index in range(n):
         group = [next(entries) for _ in range(rng.randint(1, 3))]
+        seen: dict[str, dict[str, Any]] = {}
+        for entry in group:
+            seen.setdefault(entry.instruction_id, entry.kwargs)
+        items.append(
+            {
+                "id": str(index),
+                "response": group[0].response,
+                "constraints": [{"id": i, "kwargs": k} for i, k in seen.items()],
+            }
+        )
+    return items
+
+
+def build_ifbench_items(n: int, seed: int) -> list[dict[str, Any]]:
+    """`n` items of 1-3 of IFBench's 57 judged test families, from the corpus aimed at them."""
+    from tests.rlvr.verifier.domains.ifeval.test_ifbench import IFBENCH_IDS
+    from tests.support.ifbench_corpus import ifbench_corpus
+
+    rng = random.Random(seed)
+    entries = list(ifbench_corpus(n * 3, IFBENCH_IDS, seed=seed))
+    rng.shuffle(entries)
+    pool = iter(entries)
+    items = []
+    for index in range(n):
+        group = [next(pool) for _ in range(rng.randint(1, 3))]
         seen: dict[str, dict[str, Any]] = {}
         for entry in group:
             seen.setdefault(entry.instruction_id, entry.kwargs)
@@ -129,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     mixes = {
         "all 25 instructions": build_items(args.items, args.seed),
         "the 27 without Punkt/langdetect": build_items(args.items, args.seed, plain_ids),
+        "IFBench's 57 test families": build_ifbench_items(args.items, args.seed),
     }
     service = (
         nullcontext(None) if args.url else live_service({"VERIFIER_CODE__IS_ENABLED": "false"})

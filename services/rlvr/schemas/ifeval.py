@@ -176,10 +176,12 @@ INSTRUCTION_KWARGS: Mapping[str, Mapping[str, KwargKind]] = {
     "keywords:start_end": {},
 }
 
-#: Families whose task is to copy text given in the prompt or the kwargs: a response made of
-#: the prompt's words is what they ask for, so the "only repeats the prompt" refusal is off.
+#: Families whose answer is text given in the prompt or the kwargs (a copy, or one of the
+#: offered options): a response made of those words is what they ask for, so the "only repeats
+#: the prompt" refusal is off for an item holding one (their checks compare exactly).
 COPY_FAMILIES = frozenset(
     {
+        "format:options",
         "repeat:repeat_change",
         "repeat:repeat_simple",
         "repeat:repeat_span",

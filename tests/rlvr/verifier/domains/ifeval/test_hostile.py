@@ -175,7 +175,8 @@ def test_the_inputs_that_are_quadratic_for_ifeval_scale_linearly(
     instruction_id: str, name: str
 ) -> None:
     text = HOSTILE[name]
-    small = min(_seconds(instruction_id, text[: N // 4]) for _ in range(3))
-    large = min(_seconds(instruction_id, text) for _ in range(3))
-    # 4x the text: linear is ~4x, quadratic would be ~16x (slack for timer noise on tiny runs)
-    assert large < max(8 * small, 0.02), (small, large)
+    small = min(_seconds(instruction_id, text[: N // 4]) for _ in range(5))
+    large = min(_seconds(instruction_id, text) for _ in range(5))
+    # 4x the text: linear is ~4x, quadratic would be ~16x (slack for a shared machine's noise:
+    # the best of five runs, and 10x)
+    assert large < max(10 * small, 0.03), (small, large)
