@@ -108,9 +108,13 @@ def run_reference(items: Sequence[dict[str, Any]]) -> tuple[float, float, list[l
     return time.perf_counter() - started, time.process_time() - cpu_started, verdicts
 
 
+#: How a result says its response is no answer (empty, no words, only given words).
+REFUSALS = ("empty response", "no words", "not an answer")
+
+
 def run_ours(
     url: str, items: Sequence[dict[str, Any]], batch: int, concurrency: int, pid: int | None
-) -> tuple[float, float | None, list[list[bool]]]:
+) -> tuple[float, float | None, list[list[bool]], set[int]]:
     chunks = [list(items[i : i + batch]) for i in range(0, len(items), batch)]
     with httpx.Client(timeout=300) as client:
         client.post(f"{url}/ifeval", json={"items": chunks[0][:8]})  # warm the connection
@@ -127,7 +131,8 @@ def run_ours(
         wall_s = time.perf_counter() - started
         cpu_after = _cpu_s(pid)
     cpu_s = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-    return wall_s, cpu_s, [[c["met"] for c in r["constraints"]] for r in results]
+    refused = {index for index, r in enumerate(results) if r["detail"].startswith(REFUSALS)}
+    return wall_s, cpu_s, [[c["met"] for c in r["constraints"]] for r in results], refused
 
 
 def _cpu_s(pid: int | None) -> float | None:
@@ -177,12 +182,14 @@ def report(
 ) -> None:
     constraints = sum(len(i["constraints"]) for i in items)
     ref_s, ref_cpu_s, ref_verdicts = run_reference(items)
-    our_s, our_cpu_s, our_verdicts = run_ours(url, items, batch, concurrency, pid)
-    agree = sum(
-        a == b
-        for ours, ref in zip(our_verdicts, ref_verdicts, strict=True)
+    our_s, our_cpu_s, our_verdicts, refused = run_ours(url, items, batch, concurrency, pid)
+    pairs = [
+        (index, a, b)
+        for index, (ours, ref) in enumerate(zip(our_verdicts, ref_verdicts, strict=True))
         for a, b in zip(ours, ref, strict=True)
-    )
+    ]
+    agree = sum(a == b for _, a, b in pairs)
+    by_refusal = sum(a != b and index in refused for index, a, b in pairs)
     print(f"\n{name}: {len(items)} items, {constraints} constraints (1-3 per item)")
     n = len(items)
     head = (
@@ -201,7 +208,11 @@ def report(
         else f"{'-':>7} {'-':>12} {'-':>6}"
     )
     print(f"{label:42} {our_s:7.2f} {n / our_s:8.0f} {ref_s / our_s:6.2f} {cpu}")
-    print(f"agreement per constraint (strict): {agree}/{constraints} = {agree / constraints:.4f}")
+    print(
+        f"agreement per constraint (strict): {agree}/{constraints} = {agree / constraints:.4f}; "
+        f"{by_refusal} of the {constraints - agree} differences are responses ours refuses "
+        "as no answer (only the constraints' own words)"
+    )
 
 
 if __name__ == "__main__":
