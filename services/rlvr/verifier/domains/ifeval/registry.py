@@ -135,3 +135,23 @@ CHECKERS: Mapping[str, Checker] = {
     "keywords:keyword_specific_position": ifevalg.keyword_specific_position,
     "keywords:start_end": ifevalg.start_end,
 }
+
+
+#: Checks that run a model over the text (Punkt, NLTK's word tokenizer, langdetect): linear but
+#: slow per character on hostile text, so long responses with one go to the killable workers.
+MODEL_BACKED = frozenset(
+    {
+        "length_constraints:number_sentences",
+        "change_case:capital_word_frequency",
+        "change_case:english_capital",
+        "change_case:english_lowercase",
+        "language:response_language",
+        "format:title_case",
+        "words:keywords_specific_position",
+        "words:words_position",
+        "keywords:keyword_specific_position",
+        "keywords:start_end",
+        "count:count_unique",
+        "count:counting_composition",
+    }
+)
