@@ -21,13 +21,4 @@ class IfevalSettings(BaseModel):
             "longer ones go to a killable worker process that is stopped at the deadline."
         ),
     )
-    model_inline_max_chars: int = Field(
-        5_000,
-        ge=0,
-        description=(
-            "For items with a model-backed check (Punkt sentences, NLTK word tokens, "
-            "langdetect: linear, but up to ~0.1 ms a character on hostile text), the inline "
-            "limit instead: longer ones go to the killable workers, so their deadline holds."
-        ),
-    )
     workers: int = Field(1, ge=1, description="Worker processes for long responses (killable).")

@@ -25,7 +25,8 @@ SENTENCES = {
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def verifier() -> AsyncIterator[IfevalVerifier]:
-    async with open_ifeval_verifier(IfevalSettings(inline_max_chars=5000, model_inline_max_chars=2000)) as opened:
+    async with open_ifeval_verifier(IfevalSettings(inline_max_chars=5000)) as opened:
+        opened.model_inline_max_chars = 2000
         yield opened
 
 
