@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections import defaultdict, deque
 from collections.abc import Mapping
-from itertools import pairwise
+from itertools import islice, pairwise
 from typing import Any
 
 import emoji
@@ -446,17 +446,20 @@ def european_capitals_sort(text: str, kwargs: Mapping[str, Any]) -> Check:
     return Check(met, "the capitals north of 45°, by latitude" if met else "not IFBench's list")
 
 
-def _csv_rows(text: str, delimiter: str = ",") -> list[list[str]]:
+def _csv_rows(text: str, wanted: int, delimiter: str = ",") -> list[list[str]]:
     """The CSV rows as IFBench reads them (every `"` tripled first, so quotes survive into the
-    fields), or none when `csv` refuses the text (a field over its size limit)."""
+    fields), at most one past the `wanted` count (the checks need the exact count, and a
+    hostile text of a hundred thousand lines is then read no further), or none when `csv`
+    refuses the text (a field over its size limit)."""
+    reader = csv.reader(io.StringIO(text.replace('"', '"""')), delimiter=delimiter)
     try:
-        return list(csv.reader(io.StringIO(text.replace('"', '"""')), delimiter=delimiter))
+        return list(islice(reader, wanted + 1))
     except csv.Error:
         return []
 
 
 def csv_city(text: str, kwargs: Mapping[str, Any]) -> Check:
-    rows = _csv_rows(text)
+    rows = _csv_rows(text, 8)
     if len(rows) != 8:
         return Check(False, f"{len(rows)} CSV rows; needed a header and 7")
     if rows[0] != ["ID", "Country", "City", "Year", "Count"]:
@@ -485,7 +488,7 @@ def _quoted_special(field: str) -> bool:
 def csv_special_character(text: str, kwargs: Mapping[str, Any]) -> Check:
     if not _PRODUCT_HEADER.match(text.split("\n")[0].strip()):
         return Check(False, "not the ProductID, Category, Brand, Price, Stock header")
-    rows = _csv_rows(text)
+    rows = _csv_rows(text, 15)
     if len(rows) != 15:
         return Check(False, f"{len(rows)} CSV rows; needed a header and 14")
     for number, row in enumerate(rows[1:], start=2):
@@ -505,7 +508,7 @@ _STUDENT_HEADER = re.compile(
 def csv_quotes(text: str, kwargs: Mapping[str, Any]) -> Check:
     if not _STUDENT_HEADER.match(text.split("\n")[0].strip()):
         return Check(False, "not the tab-separated StudentID ... Score header")
-    rows = _csv_rows(text, "\t")
+    rows = _csv_rows(text, 4, "\t")
     if len(rows) != 4:
         return Check(False, f"{len(rows)} rows; needed a header and 3")
     for number, row in enumerate(rows, start=1):
