@@ -6,6 +6,8 @@
 Items: the seeded corpus of tests/support/ifeval_corpus.py (natural-looking responses with
 lists, highlights, sections, JSON, titles, postscripts, several languages and cases), grouped
 into items of 1 to 3 constraints, every one of IFEval's 25 instructions represented.
+A third mix draws 1-3 of IFBench's 57 judged test families per item (the corpus aimed at them,
+tests/support/ifbench_corpus.py), against IFBench's own checkers.
 The reference (`if-verifiable`'s copy of Google's IFEval checkers) runs in this process, strict
 mode only (one `check_following` per constraint, its cheapest path); our service is called over
 HTTP in batches (`--batch`), `--concurrency` requests at a time, strict mode. The table also
@@ -68,6 +70,31 @@ def build_items(n: int, seed: int, ids: list[str] | None = None) -> list[dict[st
     return items
 
 
+def build_ifbench_items(n: int, seed: int) -> list[dict[str, Any]]:
+    """`n` items of 1-3 of IFBench's 57 judged test families, from the corpus aimed at them."""
+    from tests.rlvr.verifier.domains.ifeval.test_ifbench import IFBENCH_IDS
+    from tests.support.ifbench_corpus import ifbench_corpus
+
+    rng = random.Random(seed)
+    entries = list(ifbench_corpus(n * 3, IFBENCH_IDS, seed=seed))
+    rng.shuffle(entries)
+    pool = iter(entries)
+    items = []
+    for index in range(n):
+        group = [next(pool) for _ in range(rng.randint(1, 3))]
+        seen: dict[str, dict[str, Any]] = {}
+        for entry in group:
+            seen.setdefault(entry.instruction_id, entry.kwargs)
+        items.append(
+            {
+                "id": str(index),
+                "response": group[0].response,
+                "constraints": [{"id": i, "kwargs": k} for i, k in seen.items()],
+            }
+        )
+    return items
+
+
 def run_reference(items: Sequence[dict[str, Any]]) -> tuple[float, float, list[list[bool]]]:
     registry()  # loaded (Punkt, langdetect) before the clock starts
     started, cpu_started = time.perf_counter(), time.process_time()
@@ -81,9 +108,13 @@ def run_reference(items: Sequence[dict[str, Any]]) -> tuple[float, float, list[l
     return time.perf_counter() - started, time.process_time() - cpu_started, verdicts
 
 
+#: How a result says its response is no answer (empty, no words, only given words).
+REFUSALS = ("empty response", "no words", "not an answer")
+
+
 def run_ours(
     url: str, items: Sequence[dict[str, Any]], batch: int, concurrency: int, pid: int | None
-) -> tuple[float, float | None, list[list[bool]]]:
+) -> tuple[float, float | None, list[list[bool]], set[int]]:
     chunks = [list(items[i : i + batch]) for i in range(0, len(items), batch)]
     with httpx.Client(timeout=300) as client:
         client.post(f"{url}/ifeval", json={"items": chunks[0][:8]})  # warm the connection
@@ -100,7 +131,8 @@ def run_ours(
         wall_s = time.perf_counter() - started
         cpu_after = _cpu_s(pid)
     cpu_s = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-    return wall_s, cpu_s, [[c["met"] for c in r["constraints"]] for r in results]
+    refused = {index for index, r in enumerate(results) if r["detail"].startswith(REFUSALS)}
+    return wall_s, cpu_s, [[c["met"] for c in r["constraints"]] for r in results], refused
 
 
 def _cpu_s(pid: int | None) -> float | None:
@@ -123,12 +155,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.getLogger().setLevel(logging.CRITICAL)  # the reference logs langdetect failures
 
-    from rlvr.schemas.ifeval import INSTRUCTION_KWARGS
+    from tests.support.ifeval_corpus import corpus_ids
 
-    plain_ids = sorted(set(INSTRUCTION_KWARGS) - MODEL_BACKED)
+    plain_ids = sorted(set(corpus_ids()) - MODEL_BACKED)
     mixes = {
         "all 25 instructions": build_items(args.items, args.seed),
-        "the 20 without Punkt/langdetect": build_items(args.items, args.seed, plain_ids),
+        "the 27 without Punkt/langdetect": build_items(args.items, args.seed, plain_ids),
+        "IFBench's 57 test families": build_ifbench_items(args.items, args.seed),
     }
     service = (
         nullcontext(None) if args.url else live_service({"VERIFIER_CODE__IS_ENABLED": "false"})
@@ -149,12 +182,14 @@ def report(
 ) -> None:
     constraints = sum(len(i["constraints"]) for i in items)
     ref_s, ref_cpu_s, ref_verdicts = run_reference(items)
-    our_s, our_cpu_s, our_verdicts = run_ours(url, items, batch, concurrency, pid)
-    agree = sum(
-        a == b
-        for ours, ref in zip(our_verdicts, ref_verdicts, strict=True)
+    our_s, our_cpu_s, our_verdicts, refused = run_ours(url, items, batch, concurrency, pid)
+    pairs = [
+        (index, a, b)
+        for index, (ours, ref) in enumerate(zip(our_verdicts, ref_verdicts, strict=True))
         for a, b in zip(ours, ref, strict=True)
-    )
+    ]
+    agree = sum(a == b for _, a, b in pairs)
+    by_refusal = sum(a != b and index in refused for index, a, b in pairs)
     print(f"\n{name}: {len(items)} items, {constraints} constraints (1-3 per item)")
     n = len(items)
     head = (
@@ -173,7 +208,11 @@ def report(
         else f"{'-':>7} {'-':>12} {'-':>6}"
     )
     print(f"{label:42} {our_s:7.2f} {n / our_s:8.0f} {ref_s / our_s:6.2f} {cpu}")
-    print(f"agreement per constraint (strict): {agree}/{constraints} = {agree / constraints:.4f}")
+    print(
+        f"agreement per constraint (strict): {agree}/{constraints} = {agree / constraints:.4f}; "
+        f"{by_refusal} of the {constraints - agree} differences are responses ours refuses "
+        "as no answer (only the constraints' own words)"
+    )
 
 
 if __name__ == "__main__":

@@ -204,12 +204,29 @@ def _kwargs(rng: random.Random, instruction_id: str, prompt: str) -> dict[str, A
     }.get(name, dict)()
 
 
+#: The families this generator draws kwargs for: IFEval's 25 and seven of IFBench's (the
+#: others have their own generator, tests/support/ifbench_corpus.py).
+CORPUS_IFBENCH_IDS = (
+    "count:word_count_range",
+    "count:unique_word_count",
+    "count:numbers",
+    "format:no_whitespace",
+    "count:keywords_multiple",
+    "words:palindrome",
+    "count:punctuation",
+)
+
+
+def corpus_ids() -> list[str]:
+    from if_verifiable.ifeval.instructions_registry import INSTRUCTION_DICT
+
+    return sorted([*INSTRUCTION_DICT, *CORPUS_IFBENCH_IDS])
+
+
 def corpus(size: int, seed: int = 0, ids: list[str] | None = None) -> Iterator[CorpusItem]:
     """`size` items, the same for the same seed."""
-    from rlvr.schemas.ifeval import INSTRUCTION_KWARGS
-
     rng = random.Random(seed)
-    names = ids or sorted(INSTRUCTION_KWARGS)
+    names = ids or corpus_ids()
     for _ in range(size):
         instruction_id = rng.choice(names)
         prompt = rng.choice(ENGLISH)

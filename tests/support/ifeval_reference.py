@@ -2,12 +2,14 @@
 
 Only tests and benchmarks use it, to measure agreement and speed. Two things are set up so it
 runs here without downloads and gives reproducible verdicts: NLTK's Punkt English model comes
-from the same package our checkers use (the reference would load or download NLTK data), and
-langdetect is seeded (the reference leaves it unseeded; our checkers seed it with 0).
+from the same package our checkers use (the reference would load or download NLTK data), as
+does NLTK's English stop-word list (IFBench's `ratio:stop_words`), and langdetect is seeded
+(the reference leaves it unseeded; our checkers seed it with 0).
 """
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, NamedTuple
@@ -15,6 +17,7 @@ from typing import Any, NamedTuple
 import nltk.tokenize
 
 from rlvr.verifier.domains.ifeval.language import warm_up
+from rlvr.verifier.domains.ifeval.stopwords import ENGLISH_STOPWORDS
 from rlvr.verifier.domains.ifeval.text import sentence_tokenizer
 
 
@@ -33,7 +36,19 @@ def registry() -> Mapping[str, Any]:
     warm_up()  # seeds langdetect's factory (shared by the reference: same process)
     instructions_util._get_sentence_tokenizer = sentence_tokenizer
     nltk.tokenize._get_punkt_tokenizer = lambda language="english": sentence_tokenizer()
+    # NLTK's stopwords corpus is data it would download; the same list, from our copy
+    stop = sorted(ENGLISH_STOPWORDS)
+    nltk.corpus.stopwords = types.SimpleNamespace(words=lambda language="english": stop)
     return {**IFBENCH, **INSTRUCTION_DICT}  # IFBench's own checkers for its ids
+
+
+def _follows(checker: Any, text: str) -> bool:
+    """`check_following`, a crash (IFBench indexes into empty strings on some inputs) read as
+    not followed, which is what an evaluation loop that survives it would record."""
+    try:
+        return bool(checker.check_following(text))
+    except (IndexError, ValueError, ZeroDivisionError):
+        return False
 
 
 def reference_check(
@@ -47,9 +62,9 @@ def reference_check(
         checker.build_description(prompt=prompt)
     from if_verifiable.common import get_loose_transformations
 
-    strict = bool(response.strip() and checker.check_following(response))
+    strict = bool(response.strip()) and _follows(checker, response)
     variants = get_loose_transformations(response)
-    loose = any(v.strip() and checker.check_following(v) for v in variants)
+    loose = any(v.strip() and _follows(checker, v) for v in variants)
     return ReferenceVerdict(strict, bool(loose))
 
 

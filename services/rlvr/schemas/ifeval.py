@@ -18,8 +18,9 @@ from rlvr.schemas.common import ItemResult, WireModel
 
 #: Argument kinds: `int` (>= 0), `pos_int` (>= 1), `text` (non-empty string), `texts` (a list
 #: of non-empty strings), `relation` ("less than" | "at least"), `letter` (one ASCII letter),
-#: `language` (a code langdetect can return).
-KwargKind = Literal["int", "pos_int", "text", "texts", "relation", "letter", "language"]
+#: `language` (a code langdetect can return), `word` (a non-empty string, or a list whose first
+#: string is taken, as IFEvalG does for `first_word`, `last_word` and `keyword`).
+KwargKind = Literal["int", "pos_int", "text", "texts", "relation", "letter", "language", "word"]
 
 RELATIONS = ("less than", "at least")
 
@@ -77,15 +78,120 @@ INSTRUCTION_KWARGS: Mapping[str, Mapping[str, KwargKind]] = {
     "change_case:english_lowercase": {},
     # punctuation
     "punctuation:no_comma": {},
-    # IFBench (test set), the families covered so far
+    # IFBench's test families (IFBench_test's ids and kwargs)
     "count:word_count_range": {"min_words": "int", "max_words": "int"},
     "count:unique_word_count": {"N": "int"},
+    "ratio:stop_words": {"percentage": "int"},
+    "ratio:sentence_type": {},
+    "ratio:sentence_balance": {},
+    "count:conjunctions": {"small_n": "int"},
+    "count:person_names": {"N": "int"},
+    "ratio:overlap": {"reference_text": "text", "percentage": "int"},
     "count:numbers": {"N": "int"},
-    "format:no_whitespace": {},
-    "count:keywords_multiple": {f"keyword{i}": "text" for i in range(1, 6)},
+    "words:alphabet": {},
+    "words:vowel": {},
+    "words:consonants": {},
+    "sentence:alliteration_increment": {},
     "words:palindrome": {},
     "count:punctuation": {},
+    "format:parentheses": {},
+    "format:quotes": {},
+    "words:prime_lengths": {},
+    "format:options": {"options": "text"},
+    "format:newline": {},
+    "format:emoji": {},
+    "ratio:sentence_words": {},
+    "count:words_japanese": {"N": "pos_int"},
+    "words:repeats": {"small_n": "int"},
+    "sentence:keyword": {"word": "text", "N": "pos_int"},
+    "count:pronouns": {"N": "int"},
+    "words:odd_even_syllables": {},
+    "words:last_first": {},
+    "words:paragraph_last_first": {},
+    "sentence:increment": {"small_n": "int"},
+    "words:no_consecutive": {},
+    "format:line_indent": {},
+    "format:quote_unquote": {},
+    "format:list": {"sep": "text"},
+    "format:thesis": {},
+    "format:sub-bullets": {},
+    "format:no_bullets_bullets": {},
+    "custom:multiples": {},
+    "custom:mcq_count_length": {},
+    "custom:reverse_newline": {},
+    "custom:word_reverse": {},
+    "custom:character_reverse": {},
+    "custom:sentence_alphabet": {},
+    "custom:european_capitals_sort": {},
+    "custom:csv_city": {},
+    "custom:csv_special_character": {},
+    "custom:csv_quotes": {},
+    "custom:date_format_list": {},
+    "count:keywords_multiple": {f"keyword{i}": "text" for i in range(1, 6)},
+    "words:keywords_specific_position": {"keyword": "text", "n": "pos_int", "m": "pos_int"},
+    "words:words_position": {"keyword": "text"},
+    "repeat:repeat_change": {"prompt_to_repeat": "text"},
+    "repeat:repeat_simple": {},
+    "repeat:repeat_span": {"prompt_to_repeat": "text", "n_start": "int", "n_end": "int"},
+    "format:title_case": {},
+    "format:output_template": {},
+    "format:no_whitespace": {},
+    # open-instruct's IFEvalG additions (IFBench's 29 training families)
+    "copy:repeat_phrase": {"phrase": "text", "small_n": "pos_int"},
+    "copy:copy": {"prompt_to_repeat": "text"},
+    "new:copy_span_idx": {"prompt_to_repeat": "text", "n_start": "int", "n_end": "int"},
+    "detectable_format:sentence_hyphens": {},
+    "keywords:no_adjacent_consecutive": {},
+    "detectable_format:square_brackets": {},
+    "keywords:word_once": {"keyword": "text"},
+    "keywords:word_count_different_numbers": {
+        "keyword": "text",
+        "frequency": "int",
+        "relation": "relation",
+    },
+    "keywords:exclude_word_harder": {"keyword": "text"},
+    "paragraphs:paragraphs": {},
+    "paragraphs:paragraphs2": {},
+    "first_word:first_word_sent": {"first_word": "word"},
+    "first_word:first_word_answer": {"first_word": "text"},
+    "last_word:last_word_sent": {"last_word": "word"},
+    "last_word:last_word_answer": {"last_word": "text"},
+    "detectable_format:bigram_wrapping": {},
+    "copy:copying_simple": {"prompt_to_repeat": "text"},
+    "copy:copying_multiple": {"prompt_to_repeat": "text", "N": "pos_int"},
+    "punctuation:punctuation_dot": {},
+    "punctuation:punctuation_exclamation": {},
+    "count:lowercase_counting": {"N": "int"},
+    "letters:letter_counting": {"N": "int", "relation": "relation"},
+    "letters:letter_counting2": {
+        "letter": "letter",
+        "let_frequency": "int",
+        "let_relation": "relation",
+    },
+    "count:counting_composition": {"n_sent": "pos_int", "n_words": "pos_int"},
+    "count:count_unique": {},
+    "count:count_increment_word": {"keyword1": "text", "keyword2": "text"},
+    "keywords:palindrome": {},
+    "keywords:keyword_specific_position": {"keyword": "word", "n": "pos_int", "m": "pos_int"},
+    "keywords:start_end": {},
 }
+
+#: Families whose answer is text given in the prompt or the kwargs (a copy, or one of the
+#: offered options): a response made of those words is what they ask for, so the "only repeats
+#: the prompt" refusal is off for an item holding one (their checks compare exactly).
+COPY_FAMILIES = frozenset(
+    {
+        "format:options",
+        "repeat:repeat_change",
+        "repeat:repeat_simple",
+        "repeat:repeat_span",
+        "copy:repeat_phrase",
+        "copy:copy",
+        "copy:copying_simple",
+        "copy:copying_multiple",
+        "new:copy_span_idx",
+    }
+)
 
 #: Longest keyword-like argument: matching stays linear in the response with a bounded needle.
 MAX_KWARG_CHARS = 10_000
@@ -112,6 +218,12 @@ def _check_value(name: str, kind: KwargKind, value: Any) -> Any:
         if value not in LANGUAGES:
             raise ValueError(f"{name} must be a language code langdetect knows, got {value!r}")
         return value
+    if kind == "word":
+        if isinstance(value, list | tuple):
+            if not value:
+                raise ValueError(f"{name} must be a string or a non-empty list of strings")
+            value = value[0]
+        return _check_value(name, "text", value).strip()
     if kind == "texts":
         if isinstance(value, str) or not isinstance(value, list | tuple) or not value:
             raise ValueError(f"{name} must be a non-empty list of strings")

@@ -13,7 +13,7 @@ from rlvr.formats.ifeval import (
     convert,
     detect_format,
 )
-from rlvr.schemas.ifeval import INSTRUCTION_KWARGS
+from rlvr.schemas.ifeval import INSTRUCTION_KWARGS, IfevalItem
 from rlvr.verifier.domains.ifeval.judge import judge
 
 IFEVAL_ROW = {
@@ -119,7 +119,7 @@ def test_every_func_name_maps_to_a_known_instruction() -> None:
         ({"func_name": "validate_word_constraint", "N": 5, "quantifier": "around"}, "around"),
         ({"func_name": "nope"}, "unknown func_name"),
         (
-            '[{"instruction_id": ["ratio:stop_words"], "kwargs": [{}]}]',
+            '[{"instruction_id": ["words:start_verb"], "kwargs": [{}]}]',
             "unknown instruction id",
         ),
         ('[{"kwargs": [{}]}]', "no `instruction_id`"),
@@ -137,3 +137,30 @@ def test_bad_labels_say_what_is_wrong(label: object, fragment: str) -> None:
 def test_a_row_in_no_known_format_is_refused() -> None:
     with pytest.raises(FormatError, match="no instruction-following format"):
         convert({"question": "x"})
+
+
+IFBENCH_ROW = {  # IFBench_test.jsonl's shape: every argument name, unused ones null, floats
+    "key": "7",
+    "prompt": "Describe a garden. Include keyword rose in the 2-th sentence.",
+    "instruction_id_list": ["sentence:keyword", "count:numbers"],
+    "kwargs": [
+        {"N": 2.0, "word": "rose", "small_n": None, "percentage": None},
+        {"N": 1.0, "word": None, "small_n": None, "percentage": None},
+    ],
+}
+IFEVALG_GT = (  # open-instruct's ground_truth with IFEvalG's additions (a list-valued word)
+    "[{'instruction_id': ['last_word:last_word_sent', 'punctuation:punctuation_exclamation'], "
+    "'kwargs': [{'last_word': ['now']}, None]}]"
+)
+
+
+def test_ifbench_and_ifevalg_labels_convert_and_judge() -> None:
+    problem = convert(IFBENCH_ROW)
+    assert [c["id"] for c in problem.constraints] == ["sentence:keyword", "count:numbers"]
+    response = "The garden is quiet. A red rose grows by the 1 gate."
+    judged = judge(IfevalItem(response=response, constraints=problem.constraints))
+    assert [c.met for c in judged.constraints] == [True, True]
+    constraints = constraints_from_ground_truth(IFEVALG_GT)
+    answer = "Come here now. Go home now."
+    judged = judge(IfevalItem(response=answer, constraints=constraints))
+    assert [c.met for c in judged.constraints] == [True, True]

@@ -6,7 +6,8 @@ worker (long ones). Deadlines are checked between checks; every check is linear 
 Hard to game: an empty response, or one whose words all come from the prompt or from the
 constraints' own arguments (their keywords, end phrase, the request to repeat), is not an
 answer, and meets no constraint, however vacuously it would satisfy one (no commas, all
-lowercase, fewer than N words).
+lowercase, fewer than N words). Where a constraint asks for a copy (`copy:*`, `repeat:*`,
+`new:copy_span_idx`), the prompt's words are the expected answer and only emptiness refuses.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rlvr.schemas.ifeval import ConstraintResult, IfevalItem
+from rlvr.schemas.ifeval import COPY_FAMILIES, ConstraintResult, IfevalItem
 from rlvr.verifier.domains.ifeval.checks import Check
 from rlvr.verifier.domains.ifeval.registry import CHECKERS
-from rlvr.verifier.domains.ifeval.text import words
+from rlvr.verifier.domains.ifeval.text import iter_words, words
 
 LOOSE_LABELS = (
     "as written",
@@ -64,13 +65,16 @@ def not_an_answer(item: IfevalItem) -> str | None:
     constraints' words), or None when it has words of its own."""
     if not item.response.strip():
         return "empty response: not an answer, no constraint is met"
-    own = words(item.response)
-    if not own:
+    own = iter_words(item.response)  # lazily: most answers show a word of their own early
+    first = next(own, None)
+    if first is None:
         return "no words (only punctuation or markup): not an answer, no constraint is met"
+    if any(c.id in COPY_FAMILIES for c in item.constraints):
+        return None  # copying the prompt is the task; the copy checks compare it exactly
     given = {word.lower() for text in _argument_texts(item) for word in words(text)}
     if item.prompt:
         given.update(word.lower() for word in words(item.prompt))
-    if all(word.lower() in given for word in own):
+    if first.lower() in given and all(word.lower() in given for word in own):
         return (
             "not an answer: the response only repeats the prompt or the constraints' own "
             "words, so no constraint is met"

@@ -450,6 +450,13 @@ CASES: list[Case] = [
     Case("count:punctuation", {}, "Really? Yes, it is; here: done. Wow!", False),
 ]
 
+from tests.rlvr.verifier.domains.ifeval.cases_ifbench import (  # noqa: E402
+    IFBENCH_CASES,
+    IFEVALG_CASES,
+)
+
+CASES += IFBENCH_CASES + IFEVALG_CASES
+
 #: Cases where IFEval's reference code decides otherwise: (index in CASES, why).
 REFERENCE_DIFFERS: dict[tuple[str, str], str] = {
     ("language:response_language", "12345 !!!"): (

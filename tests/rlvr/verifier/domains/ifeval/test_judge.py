@@ -55,6 +55,20 @@ def test_repeating_the_request_then_answering_counts() -> None:
     assert answered.met == 1 and answered.refused is None
 
 
+def test_where_the_answer_is_a_copy_or_an_option_repeating_given_words_is_the_answer() -> None:
+    request = "Describe the sea in one line."
+    copy = [{"id": "copy:copy", "kwargs": {"prompt_to_repeat": request}}]
+    both = [*copy, {"id": "punctuation:no_comma"}]
+    assert judge(item(request, both, prompt=request)).met == 2
+    assert judge(item("", copy, prompt=request)).refused is not None  # emptiness still refuses
+    options = [{"id": "format:options", "kwargs": {"options": "yes/no/maybe"}}]
+    assert judge(item("Maybe.", options, prompt="Will it rain? Answer yes/no/maybe.")).met == 1
+    # elsewhere the constraint's own words are no answer: the keywords, five times over
+    position = {"keyword": "sea", "n": 1, "m": 1}
+    keyword = [{"id": "words:keywords_specific_position", "kwargs": position}]
+    assert judge(item("sea sea sea sea sea.", keyword)).refused is not None
+
+
 def test_a_real_answer_meets_the_vacuous_constraints() -> None:
     judgement = judge(item("the sea is calm and blue today", VACUOUS, prompt=PROMPT))
     assert [c.met for c in judgement.constraints] == [True, True, True, True]

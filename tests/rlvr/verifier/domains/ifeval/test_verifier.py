@@ -26,6 +26,7 @@ SENTENCES = {
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def verifier() -> AsyncIterator[IfevalVerifier]:
     async with open_ifeval_verifier(IfevalSettings(inline_max_chars=5000)) as opened:
+        opened.model_inline_max_chars = 2000
         yield opened
 
 
@@ -63,6 +64,18 @@ async def test_a_long_response_is_judged_in_a_worker(verifier: IfevalVerifier) -
     (result,) = await verifier.verify_batch([item(long_text, SENTENCES)])
     assert verifier.pooled_items == before + 1
     assert result.status is Status.passed and result.constraints[0].why.startswith("1000 sentences")
+
+
+async def test_a_model_backed_check_on_a_mid_length_response_goes_to_a_worker(
+    verifier: IfevalVerifier,
+) -> None:
+    text = "The sea is calm. " * 200  # 3,400 characters: inline, unless a model reads it
+    before = verifier.pooled_items
+    await verifier.verify_batch([item(text, NO_COMMA)])
+    assert verifier.pooled_items == before
+    (result,) = await verifier.verify_batch([item(text, SENTENCES)])
+    assert verifier.pooled_items == before + 1 and result.status is Status.passed
+    assert result.constraints[0].why.startswith("200 sentences")
 
 
 async def test_a_slow_long_item_times_out_alone(verifier: IfevalVerifier) -> None:
