@@ -483,8 +483,14 @@ class JobRunner:
         stdin = test["stdin"].encode()
         program_fd = self.program_fd(job, artefact)
         request = program_request(self.host, job, code, artefact, program_fd is not None)
-        outcome = self.host.run_process(request, stdin, deadline, program_fd)
+        self.host.fetch_paths = list(job.get("fetch_files", []))  # read by the run's sweep
+        try:
+            outcome = self.host.run_process(request, stdin, deadline, program_fd)
+        finally:
+            fetched, self.host.fetch_paths, self.host.fetched = self.host.fetched, [], {}
         report, anomalies = process_report(outcome), outcome["anomalies"]
+        if "fetch_files" in job:
+            report["files"] = fetched
         if judge is not None and "checker" in job and _exited_cleanly(report):
             # The candidate's run is over and swept: no process of it is left to touch the
             # checker or the files it reads.
@@ -604,13 +610,15 @@ def program_request(
     limits = job["limits"]
     program = job["program"]
     if job["language"] == "python":
-        cwd = host.prepare_dir({f"{SOURCE_NAME}.py": code})
+        own = {f"{SOURCE_NAME}.py": code}
+        cwd = host.prepare_dir({**work_files(job, own), **own})
         path = os.path.join(cwd, f"{SOURCE_NAME}.py")
         return host.child_request("python-main", cwd, limits, path=path)
-    if in_memfd:  # exec'd from the job's memfd: the run gets an empty work dir
-        cwd = host.prepare_dir({})
+    if in_memfd:  # exec'd from the job's memfd: the run gets an empty work dir (and its files)
+        cwd = host.prepare_dir(work_files(job, {}))
     else:
-        cwd = host.prepare_dir(artefact if artefact is not None else {program["source_name"]: code})
+        own = artefact if artefact is not None else {program["source_name"]: code}
+        cwd = host.prepare_dir({**work_files(job, own), **own})
     request = host.child_request("exec", cwd, limits, argv=run_argv(program, cwd))
     return shape_request(
         request,
@@ -620,6 +628,21 @@ def program_request(
         int(program["memory_slack_mb"]),
         int(program["min_processes"]),
     )
+
+
+def work_files(job: Job, own: dict[str, bytes]) -> dict[str, bytes]:
+    """The job's `files` ({relative path: base64}) as bytes, beside the program's `own` files:
+    one whose first component is an own file's is dropped (the program's files win), and so is
+    a path that is absolute or holds an empty, `.` or `..` component (the host refused those)."""
+    taken = {name.split("/")[0] for name in own}
+    files: dict[str, bytes] = {}
+    for path, content in job.get("files", {}).items():
+        parts = path.split("/")
+        if path.startswith("/") or any(part in ("", ".", "..") for part in parts):
+            continue
+        if parts[0] not in taken:
+            files[path] = base64.b64decode(content)
+    return files
 
 
 def process_report(outcome: ProcessOutcome) -> RunReport:

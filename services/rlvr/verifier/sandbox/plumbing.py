@@ -8,12 +8,14 @@ writable place, compare PID 1's and the zygote's attributes). What a job *does* 
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
 import selectors
 import signal
 import socket
+import stat
 import struct
 import time
 from collections.abc import Callable, Mapping
@@ -364,6 +366,10 @@ class ProcessHost:
         self.tmpfs_slack_bytes = int(config.get("tmpfs_slack_bytes", 1 << 20))
         self.is_clean = True
         self.prepared: list[str] = []  # the top-level files of the last work dir we made
+        # `/run_code`'s fetch_files: read by the sweep after the run's processes are killed
+        # and before the wipe (`read_work_files`), left in `fetched` for the job
+        self.fetch_paths: list[str] = []
+        self.fetched: dict[str, str] = {}
         self.zygote = Zygote()
         # native runs start through the image's launcher (None: the zygote forks them)
         self.launcher = Launcher.open() if config.get("is_launcher_enabled", True) else None
@@ -385,6 +391,11 @@ class ProcessHost:
         if pid != 0 or not self.zygote.is_alive:
             self.zygote.is_alive = False
             anomalies.append("zygote died")
+        if self.fetch_paths:  # nothing of the run is left running: its files hold still
+            try:
+                self.fetched = read_work_files(os.path.join(WORK_ROOT, "w"), self.fetch_paths)
+            except Exception:
+                self.fetched = {}
         return anomalies + self._clean_places()
 
     def _kill_strays(self) -> list[str]:
@@ -560,6 +571,50 @@ class ProcessHost:
             "anomalies": anomalies,
             "phases_ms": run.phases_ms(),
         }
+
+
+# What `read_work_files` carries back in all (base64 makes it 4/3 of this in the job's answer).
+FETCH_LIMIT_BYTES = 8 << 20
+
+
+def read_work_files(work: str, paths: list[str], limit: int = FETCH_LIMIT_BYTES) -> dict[str, str]:
+    """The regular files at `paths` (relative) under `work`, as base64: opened one component at
+    a time with O_NOFOLLOW (a symlink the run left is never followed, so nothing outside the
+    work dir is read), non-blocking (a fifo cannot stall PID 1), at most `limit` bytes in all.
+    A path that is missing, not a regular file, unplain, or over what is left is left out."""
+    fetched: dict[str, str] = {}
+    left = limit
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NOCTTY | os.O_NONBLOCK | os.O_CLOEXEC
+    for path in paths:
+        parts = path.split("/")
+        if path.startswith("/") or any(part in ("", ".", "..") for part in parts):
+            continue
+        fds: list[int] = []
+        try:
+            fds.append(os.open(work, flags | os.O_DIRECTORY))
+            for part in parts[:-1]:
+                fds.append(os.open(part, flags | os.O_DIRECTORY, dir_fd=fds[-1]))
+            fds.append(os.open(parts[-1], flags, dir_fd=fds[-1]))
+            info = os.fstat(fds[-1])
+            if not stat.S_ISREG(info.st_mode) or info.st_size > left:
+                continue
+            chunks, size = [], 0
+            while size <= info.st_size:
+                chunk = os.read(fds[-1], min(1 << 20, info.st_size + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+            if size > left:
+                continue
+            left -= size
+            fetched[path] = base64.b64encode(b"".join(chunks)).decode()
+        except OSError:
+            continue
+        finally:
+            for fd in fds:
+                os.close(fd)
+    return fetched
 
 
 def _left_nothing(root: str, prepared: list[str]) -> bool:

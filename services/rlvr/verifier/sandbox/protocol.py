@@ -103,6 +103,12 @@ class Job(TypedDict):
     # A wall budget for all tests together (after compilation); what is left when it runs out
     # is not run.
     total_timeout_s: NotRequired[float]
+    # `/run_code`'s work files (SandboxFusion's `files`, `fetch_files`): {relative path:
+    # base64} written into each stdio run's work dir (the program's own files win a clash),
+    # and the paths read back after the run (regular files only, bounded), as `RunReport.files`.
+    # The host checked the paths; the executor refuses unplain ones again.
+    files: NotRequired[dict[str, str]]
+    fetch_files: NotRequired[list[str]]
 
 
 # -- executor -> host
@@ -172,6 +178,8 @@ class RunReport(TypedDict, total=False):
     detail: str
     # a failure visible inside the container (stop_on_first_failure)
     stop: bool
+    # the job's `fetch_files` that existed after the run: {path: base64}
+    files: dict[str, str]
 
 
 class CompileReport(TypedDict, total=False):
