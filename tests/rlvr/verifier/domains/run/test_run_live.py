@@ -47,7 +47,7 @@ def run_code(url: str, timeout_s: float = 60, **fields: Any) -> dict[str, Any]:
     response = httpx.post(f"{url}/run_code", json=body, timeout=timeout_s)
     assert response.status_code == 200, response.text
     answer: dict[str, Any] = response.json()
-    assert SF_KEYS <= set(answer)
+    assert set(answer) >= SF_KEYS
     for name in ("compile_result", "run_result"):
         if answer[name] is not None:
             assert set(answer[name]) == RESULT_KEYS

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import signal
+from typing import Any, cast
 
 import pytest
 
@@ -24,6 +25,7 @@ from rlvr.verifier.domains.run.translate import (
     run_answer,
     work_path,
 )
+from rlvr.verifier.sandbox.protocol import RunReport
 
 ANSWER = Answer("pod", 0.01)
 # SandboxFusion's RunCodeResponse keys; ours adds extras a SandboxFusion client ignores.
@@ -35,7 +37,11 @@ def _request(**fields: object) -> RunCodeRequest:
     return RunCodeRequest.model_validate({"code": "print(1)", "language": "python", **fields})
 
 
-def _wire(response: RunCodeResponse) -> dict[str, object]:
+def _r(report: Any) -> RunReport:
+    return cast(RunReport, report)
+
+
+def _wire(response: RunCodeResponse) -> dict[str, Any]:
     return response.model_dump(mode="json")
 
 
@@ -121,8 +127,8 @@ def test_bad_base64_and_a_file_that_is_also_a_directory_are_refused() -> None:
 
 def test_a_clean_exit_is_success_with_strings() -> None:
     report = {"exit_code": 0, "signal": None, "timed_out": False, "stdout": "1\n", "stderr": ""}
-    wire = _wire(run_answer({**report, "elapsed_s": 0.02}, None, ANSWER))
-    assert SF_KEYS <= set(wire) and set(wire["run_result"]) == RESULT_KEYS  # type: ignore[arg-type]
+    wire = _wire(run_answer(_r({**report, "elapsed_s": 0.02}), None, ANSWER))
+    assert set(wire) >= SF_KEYS and set(wire["run_result"]) == RESULT_KEYS
     assert wire["status"] == "Success" and wire["compile_result"] is None
     assert wire["run_result"] == {
         "status": "Finished",
@@ -136,7 +142,7 @@ def test_a_clean_exit_is_success_with_strings() -> None:
 
 def test_a_non_zero_exit_is_failed_finished_with_its_code() -> None:
     report = {"exit_code": 1, "signal": None, "stdout": "", "stderr": "Traceback ...\nValueError"}
-    response = run_answer({**report, "elapsed_s": 0.01}, None, ANSWER)
+    response = run_answer(_r({**report, "elapsed_s": 0.01}), None, ANSWER)
     assert response.status == "Failed" and response.verdict == "runtime_error"
     assert response.run_result is not None
     assert response.run_result.status == "Finished" and response.run_result.return_code == 1
@@ -145,7 +151,7 @@ def test_a_non_zero_exit_is_failed_finished_with_its_code() -> None:
 
 def test_a_time_out_has_a_null_return_code() -> None:
     report = {"exit_code": None, "signal": None, "timed_out": True, "stdout": "partial"}
-    response = run_answer({**report, "elapsed_s": 1.0}, None, ANSWER)
+    response = run_answer(_r({**report, "elapsed_s": 1.0}), None, ANSWER)
     assert response.status == "Failed" and response.verdict == "timed_out"
     assert response.run_result is not None
     assert response.run_result.status == "TimeLimitExceeded"
@@ -155,7 +161,7 @@ def test_a_time_out_has_a_null_return_code() -> None:
 
 def test_a_cpu_limit_signal_is_a_time_out_too() -> None:
     report = {"exit_code": None, "signal": int(signal.SIGXCPU), "stdout": "", "stderr": ""}
-    response = run_answer(report, None, ANSWER)
+    response = run_answer(_r(report), None, ANSWER)
     assert response.run_result is not None
     assert response.run_result.status == "TimeLimitExceeded"
     assert response.run_result.return_code is None
@@ -170,7 +176,7 @@ def test_a_cpu_limit_signal_is_a_time_out_too() -> None:
     ],
 )
 def test_memory_is_a_flag_beside_a_finished_failure(report: dict[str, object]) -> None:
-    response = run_answer({**report, "stdout": ""}, None, ANSWER)  # type: ignore[arg-type]
+    response = run_answer(_r({**report, "stdout": ""}), None, ANSWER)
     assert response.status == "Failed" and response.memory_exceeded is True
     assert response.verdict == "memory_exceeded"
     assert response.run_result is not None and response.run_result.status == "Finished"
@@ -179,7 +185,7 @@ def test_memory_is_a_flag_beside_a_finished_failure(report: dict[str, object]) -
 
 def test_a_signal_is_a_negative_return_code() -> None:
     report = {"exit_code": None, "signal": int(signal.SIGSEGV), "stdout": "", "stderr": ""}
-    response = run_answer(report, None, ANSWER)
+    response = run_answer(_r(report), None, ANSWER)
     assert response.run_result is not None
     assert response.run_result.return_code == -int(signal.SIGSEGV)
     assert response.verdict == "runtime_error"
@@ -187,27 +193,27 @@ def test_a_signal_is_a_negative_return_code() -> None:
 
 def test_output_over_the_limit_is_an_error_with_its_flag() -> None:
     report = {"exit_code": None, "signal": None, "stdout": "y" * 10, "stdout_over": True}
-    response = run_answer(report, None, ANSWER)  # type: ignore[arg-type]
+    response = run_answer(_r(report), None, ANSWER)
     assert response.status == "Failed" and response.output_limit_exceeded is True
     assert response.run_result is not None and response.run_result.status == "Error"
 
 
 def test_a_run_the_sandbox_could_not_start_is_a_sandbox_error() -> None:
     report = {"skipped": True, "reason": "not run: the sandbox could not be cleaned"}
-    response = run_answer(report, None, ANSWER)  # type: ignore[arg-type]
+    response = run_answer(_r(report), None, ANSWER)
     assert response.status == "SandboxError" and response.run_result is None
 
 
 def test_fetched_files_come_back() -> None:
     files = {"out.txt": base64.b64encode(b"3").decode()}
     report = {"exit_code": 0, "signal": None, "stdout": "", "stderr": "", "files": files}
-    assert run_answer(report, None, ANSWER).files == files  # type: ignore[arg-type]
+    assert run_answer(_r(report), None, ANSWER).files == files
 
 
 def test_compile_results_say_finished_code_or_time_limit() -> None:
     built = CompileOutcome("QUJD", elapsed_s=1.5)
     report = {"exit_code": 0, "signal": None, "stdout": "ok", "stderr": ""}
-    response = run_answer(report, built, ANSWER)
+    response = run_answer(_r(report), built, ANSWER)
     assert response.compile_result is not None and response.compile_result.return_code == 0
     broken = compile_failed(CompileOutcome(None, detail="error: expected ';'"), ANSWER)
     assert broken.status == "Failed" and broken.run_result is None
