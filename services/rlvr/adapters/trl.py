@@ -33,6 +33,10 @@ Dataset columns read, per function (the completion is always sent as the item's 
 
 The module-level functions read `$VERIFIER_URL` / `$VERIFIER_API_KEY` on first use;
 `make_reward_function` / `make_reward_functions` build the same for an explicit URL or client.
+
+A tool, too: `run_python(code: str) -> str` for `GRPOTrainer(tools=[run_python])` runs the
+code in a fresh sandboxed process (`POST /run`) and returns what the model should see (stdout,
+stderr, what stopped it); `make_run_python(...)` builds one for another service or limits.
 """
 
 from __future__ import annotations
