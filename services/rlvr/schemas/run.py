@@ -7,8 +7,9 @@ ToRL) and answers its `RunCodeResponse`: `status` says whose fault (`Success`: e
 SandboxFusion client ignores: `verdict` (our word for the outcome), `memory_exceeded`,
 `output_limit_exceeded`, `elapsed_s`.
 
-The request model is lenient on purpose (unknown fields ignored, numbers coerced as
-SandboxFusion's own pydantic model does): a drop-in must accept what its clients already send.
+The request model ignores unknown fields (as SandboxFusion's own pydantic model does: a drop-in
+must accept what its clients already send); its types are checked like every other endpoint's
+(an integer is a number, a string is never one).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ LANGUAGES: dict[str, str] = {
 class RunCodeRequest(WireModel):
     """SandboxFusion's `RunCodeRequest` (its field names, units and defaults)."""
 
-    model_config = ConfigDict(extra="ignore", strict=False)
+    model_config = ConfigDict(extra="ignore", strict=True)
     candidate_text_fields: ClassVar[tuple[str, ...]] = ("code",)
 
     code: str = Field(description="The program.")
