@@ -33,6 +33,10 @@ Dataset columns read, per function (the completion is always sent as the item's 
 
 The module-level functions read `$VERIFIER_URL` / `$VERIFIER_API_KEY` on first use;
 `make_reward_function` / `make_reward_functions` build the same for an explicit URL or client.
+
+A tool, too: `run_python(code: str) -> str` for `GRPOTrainer(tools=[run_python])` runs the
+code in a fresh sandboxed process (`POST /run`) and returns what the model should see (stdout,
+stderr, what stopped it); `make_run_python(...)` builds one for another service or limits.
 """
 
 from __future__ import annotations
@@ -40,15 +44,22 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import weakref
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from rlvr.adapters._completions import completion_text
-from rlvr.client import AsyncVerifierClient, ConfigurationError, VerifierClientError
+from rlvr.client import (
+    AsyncVerifierClient,
+    ConfigurationError,
+    VerifierClient,
+    VerifierClientError,
+)
 from rlvr.formats.ifeval import FormatError, constraints_from_ground_truth
 from rlvr.schemas.common import ItemResult, Status
+from rlvr.schemas.run import RunCodeResponse, RunStatus, Verdict
 from rlvr.schemas.verify import LabelError, item_from_label, label_text
 
 log = logging.getLogger(__name__)
@@ -391,6 +402,104 @@ def make_reward_functions(
     }
 
 
+# ---- tools: the service as the policy's code interpreter ----------------------------------------
+
+RUN_PYTHON_TIMEOUT_S = 10.0
+RUN_PYTHON_MAX_CHARS = 4000
+ToolFunction = Callable[[str], str]
+
+
+def tool_output(result: RunCodeResponse, max_chars: int = RUN_PYTHON_MAX_CHARS) -> str:
+    """What the model sees of one run: its stdout, then its stderr (a traceback), then what
+    stopped it (time-out, memory, output limit) or the sandbox's own error; the middle of an
+    over-long text is cut so that both its start and its end stay visible."""
+    if result.status == RunStatus.sandbox_error:
+        text = f"Error: the sandbox could not run this code: {result.message}"
+    else:
+        run = result.run_result
+        parts = [run.stdout, run.stderr] if run is not None else []
+        if result.verdict == Verdict.timed_out:
+            parts.append("Error: the code ran past its time limit and was stopped.")
+        elif result.memory_exceeded:
+            parts.append("Error: the code ran out of memory.")
+        elif result.output_limit_exceeded:
+            parts.append("Error: the code printed too much and was stopped.")
+        elif run is not None and run.return_code not in (0, None) and not run.stderr:
+            parts.append(f"Error: exit code {run.return_code}.")
+        text = "\n".join(part.rstrip("\n") for part in parts if part)
+    if len(text) > max_chars:
+        keep = max(0, max_chars - 40)
+        head, tail = text[: keep // 2], text[len(text) - (keep - keep // 2) :]
+        text = f"{head}\n... [{len(text) - keep} characters cut] ...\n{tail}"
+    return text
+
+
+def make_run_python(
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    client: VerifierClient | None = None,
+    timeout_s: float = RUN_PYTHON_TIMEOUT_S,
+    memory_limit_mb: int | None = None,
+    max_chars: int = RUN_PYTHON_MAX_CHARS,
+    **client_kwargs: Any,
+) -> ToolFunction:
+    """A stateless Python tool for `GRPOTrainer(tools=[...])` on one service: each call runs
+    the code in a fresh sandboxed process (`POST /run`) and returns what it printed. The
+    blocking client is made on first call (thread-safe, shared by TRL's rollouts)."""
+    clients: list[VerifierClient] = [client] if client is not None else []
+    lock = threading.Lock()
+
+    def get_client() -> VerifierClient:
+        with lock:
+            if not clients:
+                clients.append(VerifierClient(base_url, api_key=api_key, **client_kwargs))
+            return clients[0]
+
+    def run_python(code: str) -> str:
+        """Run a Python program in a fresh sandboxed interpreter and return what it printed.
+
+        Nothing persists between calls: define everything the program needs and print the
+        results you want to see. No network access; time and memory are limited.
+
+        Args:
+            code: The complete Python program to run, e.g. `print(sum(range(10)))`.
+
+        Returns:
+            The program's standard output, then its standard error (a traceback if it
+            failed), and a line saying so if it timed out or ran out of memory.
+        """
+        result = get_client().run_code(
+            code, "python", run_timeout=timeout_s, memory_limit_mb=memory_limit_mb
+        )
+        return tool_output(result, max_chars)
+
+    return run_python
+
+
+_DEFAULT_RUN_PYTHON: list[ToolFunction] = []
+_DEFAULT_RUN_PYTHON_LOCK = threading.Lock()
+
+
+def run_python(code: str) -> str:
+    """Run a Python program in a fresh sandboxed interpreter and return what it printed.
+
+    Nothing persists between calls: define everything the program needs and print the
+    results you want to see. No network access; time and memory are limited.
+
+    Args:
+        code: The complete Python program to run, e.g. `print(sum(range(10)))`.
+
+    Returns:
+        The program's standard output, then its standard error (a traceback if it failed),
+        and a line saying so if it timed out or ran out of memory.
+    """
+    with _DEFAULT_RUN_PYTHON_LOCK:  # $VERIFIER_URL / $VERIFIER_API_KEY, read on first use
+        if not _DEFAULT_RUN_PYTHON:
+            _DEFAULT_RUN_PYTHON.append(make_run_python())
+    return _DEFAULT_RUN_PYTHON[0](code)
+
+
 math_reward = make_reward_function("math")
 code_reward = make_reward_function("code")
 lean_reward = make_reward_function("lean")
@@ -409,6 +518,9 @@ __all__ = [
     "lean_reward",
     "make_reward_function",
     "make_reward_functions",
+    "make_run_python",
     "math_reward",
+    "run_python",
+    "tool_output",
     "verify_reward",
 ]

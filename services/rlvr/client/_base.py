@@ -34,6 +34,7 @@ from rlvr.schemas.gym import GymItem, GymResult
 from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
+from rlvr.schemas.run import RunCodeResponse, RunItem
 from rlvr.schemas.verify import VerifyItem, VerifyResult
 
 URL_ENV = "VERIFIER_URL"
@@ -87,6 +88,34 @@ GYM: Endpoint[GymItem, GymResult] = Endpoint(
 VERIFY: Endpoint[VerifyItem, VerifyResult] = Endpoint(
     "/verify", TypeAdapter(list[VerifyItem]), TypeAdapter(list[VerifyResult])
 )
+RUN: Endpoint[RunItem, RunCodeResponse] = Endpoint(
+    "/run", TypeAdapter(list[RunItem]), TypeAdapter(list[RunCodeResponse])
+)
+
+
+def run_item(
+    code: str,
+    language: str,
+    stdin: str | None,
+    run_timeout: float,
+    compile_timeout: float,
+    memory_limit_mb: int | None,
+    files: Mapping[str, str] | None,
+    fetch_files: Sequence[str] | None,
+) -> dict[str, Any]:
+    """One `/run` item from `run_code`'s arguments (SandboxFusion's field names)."""
+    item: dict[str, Any] = {
+        "code": code,
+        "language": language,
+        "run_timeout": run_timeout,
+        "compile_timeout": compile_timeout,
+        "stdin": stdin,
+        "files": dict(files or {}),
+        "fetch_files": list(fetch_files or []),
+    }
+    if memory_limit_mb is not None:
+        item["memory_limit_MB"] = memory_limit_mb
+    return item
 
 
 def resolve_base_urls(base_url: str | Sequence[str] | None) -> list[str]:

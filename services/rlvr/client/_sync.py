@@ -21,11 +21,13 @@ from rlvr.client._base import (
     LEAN,
     MATH,
     PROBE_TIMEOUT,
+    RUN,
     VERIFY,
     BaseClient,
     Endpoint,
     encode_items,
     parse_results,
+    run_item,
 )
 from rlvr.client._endpoints import Replica
 from rlvr.client._errors import DeadlineExceeded, TransportError
@@ -38,6 +40,7 @@ from rlvr.schemas.gym import GymItem, GymResult
 from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
+from rlvr.schemas.run import RunCodeResponse, RunItem
 from rlvr.schemas.verify import VerifyItem, VerifyResult
 
 ResultT = TypeVar("ResultT")
@@ -111,6 +114,35 @@ class VerifierClient(BaseClient):
     ) -> list[VerifyResult]:
         """Judge a mixed batch (`POST /verify`; each item has `domain`); results in order."""
         return self._call(VERIFY, items, deadline_s)
+
+    def run(
+        self, items: Iterable[RunItem | Mapping[str, Any]], *, deadline_s: float | None = None
+    ) -> list[RunCodeResponse]:
+        """Run programs, no tests (`POST /run`, SandboxFusion's `/run_code` batched): one
+        SandboxFusion answer per item, in order (`status`, `run_result.stdout`, ...)."""
+        return self._call(RUN, items, deadline_s)
+
+    def run_code(
+        self,
+        code: str,
+        language: str = "python",
+        *,
+        stdin: str | None = None,
+        run_timeout: float = 10.0,
+        compile_timeout: float = 10.0,
+        memory_limit_mb: int | None = None,
+        files: Mapping[str, str] | None = None,
+        fetch_files: Sequence[str] | None = None,
+        deadline_s: float | None = None,
+    ) -> RunCodeResponse:
+        """Run one program as SandboxFusion's `/run_code` does (sent through `/run`, with the
+        client's retries): `files` are {path: base64} written into the work dir,
+        `fetch_files` come back in the answer's `files`; a time-out is
+        `run_result.status == "TimeLimitExceeded"`, never an exception."""
+        item = run_item(
+            code, language, stdin, run_timeout, compile_timeout, memory_limit_mb, files, fetch_files
+        )
+        return (self._call(RUN, [item], deadline_s))[0]
 
     def health(self, url: str | None = None) -> HealthResponse:
         """`GET /health` of one endpoint (default: the first)."""

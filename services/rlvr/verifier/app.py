@@ -9,7 +9,18 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from fastapi import FastAPI
 
 from rlvr.verifier import __version__
-from rlvr.verifier.api.routes import answer, choice, code, gym, health, ifeval, lean, math, verify
+from rlvr.verifier.api.routes import (
+    answer,
+    choice,
+    code,
+    gym,
+    health,
+    ifeval,
+    lean,
+    math,
+    run,
+    verify,
+)
 from rlvr.verifier.domains.answer.verifier import open_answer_verifier
 from rlvr.verifier.domains.choice.verifier import open_choice_verifier
 from rlvr.verifier.domains.code.verifier import open_code_verifier
@@ -17,6 +28,7 @@ from rlvr.verifier.domains.gym.verifier import open_gym_verifier
 from rlvr.verifier.domains.ifeval.verifier import open_ifeval_verifier
 from rlvr.verifier.domains.lean.verifier import open_lean_verifier
 from rlvr.verifier.domains.math.verifier import open_math_verifier
+from rlvr.verifier.domains.run.runner import CodeRunner
 from rlvr.verifier.errors import ERROR_RESPONSES, install_error_handlers
 from rlvr.verifier.metrics import ServiceMetrics
 from rlvr.verifier.middleware import GuardMiddleware
@@ -39,6 +51,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         async with AsyncExitStack() as stack:
             app.state.math = await stack.enter_async_context(open_math_verifier(settings.math))
             app.state.code = await stack.enter_async_context(open_code_verifier(settings.code))
+            app.state.run = CodeRunner(app.state.code)  # /run_code, /run: the code pool's runs
             app.state.lean = await stack.enter_async_context(open_lean_verifier(settings.lean))
             app.state.ifeval = await stack.enter_async_context(
                 open_ifeval_verifier(settings.ifeval)
@@ -79,7 +92,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         on_response=app.state.metrics.observe_request,
     )
     app.include_router(health.router)
-    for module in (math, code, lean, ifeval, choice, answer, gym, verify):
+    for module in (math, code, lean, ifeval, choice, answer, gym, verify, run):
         app.include_router(module.router, responses=ERROR_RESPONSES)
     return app
 

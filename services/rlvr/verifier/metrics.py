@@ -10,7 +10,9 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from rlvr.schemas.common import ItemResult
 
 # Label values stay bounded: any unknown path (a scanner's) is counted as "other".
-_KNOWN_PATHS = frozenset({"/math", "/code", "/lean", "/verify", "/openrlhf", "/health", "/metrics"})
+_KNOWN_PATHS = frozenset(
+    {"/math", "/code", "/lean", "/verify", "/openrlhf", "/health", "/metrics", "/run_code", "/run"}
+)
 _PENDING_BATCHES = "rlvr_pending_batches"  # key in a request's ASGI state
 _LATENCY_BUCKETS_S = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60)
 

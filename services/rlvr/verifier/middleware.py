@@ -17,7 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
 
-_OPEN_PATHS = frozenset({"/health", "/metrics", "/docs", "/openapi.json", "/redoc"})
+_OPEN_PATHS = frozenset({"/health", "/metrics", "/docs", "/openapi.json", "/redoc", "/v1/ping"})
 
 
 class RequestTooLarge(BaseException):

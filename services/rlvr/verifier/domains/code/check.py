@@ -239,7 +239,7 @@ def _timeout_detail(raw: RunReport) -> str:
     return _OUT_OF_BUDGET if raw.get("out_of_budget") else "wall-clock limit exceeded"
 
 
-def _run_failure(raw: RunReport) -> tuple[TestStatus, str] | None:
+def run_failure(raw: RunReport) -> tuple[TestStatus, str] | None:
     """How the candidate's process failed by itself (time, output, memory, crash), if it did."""
     if raw.get("timed_out"):
         return TestStatus.timed_out, _timeout_detail(raw)
@@ -286,7 +286,7 @@ def _judge_said(report: JudgeReport, what: str) -> tuple[TestStatus, str] | None
 def _process_verdict(
     raw: RunReport, test: StdioTest, checker: Checker | None
 ) -> tuple[TestStatus, str]:
-    failure = _run_failure(raw)
+    failure = run_failure(raw)
     if failure is not None:
         return failure
     if "judge" in raw:
@@ -307,7 +307,7 @@ def _interactive_verdict(raw: RunReport) -> tuple[TestStatus, str]:
         said = _judge_said(raw["judge"], "interactor")
         if said is not None:
             return said
-    failure = _run_failure(raw)
+    failure = run_failure(raw)
     if failure is not None:
         return failure
     if "judge" not in raw:

@@ -36,6 +36,7 @@ class CompileOutcome:
     is_cacheable: bool = True
     cached: bool = False
     fault: bool = False  # the sandbox failed (the verifier's error), not the compiler
+    is_timed_out: bool = False  # the compiler ran past its deadline (never cached)
 
     @property
     def size(self) -> int:
@@ -95,6 +96,7 @@ def _as_cached(outcome: CompileOutcome) -> CompileOutcome:
         is_cacheable=outcome.is_cacheable,
         cached=True,
         fault=outcome.fault,
+        is_timed_out=outcome.is_timed_out,
     )
 
 

@@ -121,25 +121,32 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"verifier fault: {type(exc).__name__}: {exc}", elapsed_s)
 
-    async def _execute(self, job: Job) -> tuple[JobResult | None, str]:
-        """The executor's answer for `job`, or (None, the last sandbox error). A compiled
-        language is compiled once per distinct program (the host's cache, single flight) and
-        run from its artefact; a compile error answers every test without a run."""
+    async def execute_program(
+        self, job: Job
+    ) -> tuple[CompileOutcome | None, JobResult | None, str]:
+        """(the compile's outcome, or None for an interpreted language; the executor's answer,
+        or None; the last sandbox error). A compiled language is compiled once per distinct
+        program (the host's cache, single flight) and run from its artefact; a program that
+        does not compile is not run (answer None, no error)."""
         if not job["program"]["compile_argv"]:
-            return await self._run_raw(job)
+            return None, *await self._run_raw(job)
         key = compile_key(job, self.settings.sandbox.image)
         outcome = await self.compiles.outcome(key, lambda: self._compile(job, key))
         if outcome.fault:
-            return None, outcome.detail
+            return outcome, None, outcome.detail
         if outcome.artefact_b64 is None:
-            verdict: RunReport = {
-                "status": "compile_error",
-                "detail": outcome.detail,
-                "elapsed_s": 0.0,
-            }
-            return {"tests": [verdict for _ in job["tests"]]}, ""
+            return outcome, None, ""
         job["artefact"], job["artefact_key"] = outcome.artefact_b64, key
-        return await self._run_raw(job)
+        return outcome, *await self._run_raw(job)
+
+    async def _execute(self, job: Job) -> tuple[JobResult | None, str]:
+        """The executor's answer for `job`, or (None, the last sandbox error); a compile error
+        answers every test without a run."""
+        outcome, raw, last_error = await self.execute_program(job)
+        if outcome is None or outcome.fault or outcome.artefact_b64 is not None:
+            return raw, last_error
+        verdict: RunReport = {"status": "compile_error", "detail": outcome.detail, "elapsed_s": 0.0}
+        return {"tests": [verdict for _ in job["tests"]]}, ""
 
     async def _run_raw(self, job: Job) -> tuple[JobResult | None, str]:
         """(the executor's answer or None, the last sandbox error): retried on another sandbox
@@ -201,8 +208,15 @@ class CodeVerifier:
             return CompileOutcome(artefact, elapsed_s=elapsed_s)
         detail = str(report.get("detail") or "compilation failed")
         # a timeout may be the machine's load, and a dirty sandbox is not the program's doing
-        is_cacheable = not report.get("timed_out") and not raw.get("anomalies")
-        return CompileOutcome(None, detail=detail, elapsed_s=elapsed_s, is_cacheable=is_cacheable)
+        is_timed_out = bool(report.get("timed_out"))
+        is_cacheable = not is_timed_out and not raw.get("anomalies")
+        return CompileOutcome(
+            None,
+            detail=detail,
+            elapsed_s=elapsed_s,
+            is_cacheable=is_cacheable,
+            is_timed_out=is_timed_out,
+        )
 
     async def _run_item(self, item: CodeItem, started: float, batch: Batch) -> CodeResult:
         # Extraction and judging are per-item text work: off the event loop (bounded, linear).

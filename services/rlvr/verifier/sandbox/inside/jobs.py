@@ -231,8 +231,15 @@ class JobRunner:
             None if self.supervisor.launcher is None else self.artefacts.program_fd(job, artefact)
         )
         request = program_request(self.supervisor, job, code, artefact, program_fd is not None)
-        outcome = self.supervisor.run_process(request, stdin, deadline, program_fd)
+        self.supervisor.fetch_paths = list(job.get("fetch_files", []))  # read by the sweep
+        try:
+            outcome = self.supervisor.run_process(request, stdin, deadline, program_fd)
+        finally:
+            fetched = self.supervisor.fetched
+            self.supervisor.fetch_paths, self.supervisor.fetched = [], {}
         report, anomalies = process_report(outcome), outcome["anomalies"]
+        if "fetch_files" in job:
+            report["files"] = fetched
         if judge is not None and "checker" in job and _exited_cleanly(report):
             # The candidate's run is over and swept: no process of it is left to touch the
             # checker or the files it reads.

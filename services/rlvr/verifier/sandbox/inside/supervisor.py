@@ -2,8 +2,8 @@
 
 Everything here is about processes, not tests: how a run is spawned (through the zygote or the
 launcher), pumped (captures, a deadline), and cleaned up after (kill the group, stop and kill
-strays, wipe every writable place, compare PID 1's and the zygote's attributes). What a job *does* with its tests is
-`jobs.py`; the container's story as a whole is told in `executor.py`.
+strays, wipe every writable place, compare PID 1's and the zygote's attributes). What a job
+*does* with its tests is `jobs.py`; the container's story as a whole is told in `executor.py`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from rlvr.verifier.sandbox.inside.procs import (
     reap_all,
 )
 from rlvr.verifier.sandbox.inside.wipe import wipe_dir, wipe_ipc
+from rlvr.verifier.sandbox.inside.work_files import read_work_files
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, SpawnRequest, Zygote
 from rlvr.verifier.sandbox.wire.protocol import Limits
 
@@ -290,6 +291,10 @@ class Supervisor:
         self.output_limit = int(config.get("output_limit_bytes", 1 << 20))
         self.is_clean = True
         self.prepared: list[str] = []  # the top-level files of the last work dir we made
+        # `/run_code`'s fetch_files: read by the sweep after the run's processes are killed
+        # and before the wipe (`read_work_files`), left in `fetched` for the job
+        self.fetch_paths: list[str] = []
+        self.fetched: dict[str, str] = {}
         self.zygote = Zygote()
         # native runs start through the image's launcher (None: the zygote forks them)
         self.launcher = Launcher.open() if config.get("is_launcher_enabled", True) else None
@@ -311,6 +316,11 @@ class Supervisor:
         if pid != 0 or not self.zygote.is_alive:
             self.zygote.is_alive = False
             anomalies.append("zygote died")
+        if self.fetch_paths:  # nothing of the run is left running: its files hold still
+            try:
+                self.fetched = read_work_files(os.path.join(WORK_ROOT, "w"), self.fetch_paths)
+            except Exception:
+                self.fetched = {}
         return anomalies + self._clean_places()
 
     def _kill_strays(self) -> list[str]:

@@ -27,6 +27,7 @@ from typing import cast
 
 from rlvr.verifier.sandbox.inside.candidate import SOURCE_NAME
 from rlvr.verifier.sandbox.inside.supervisor import Supervisor
+from rlvr.verifier.sandbox.inside.work_files import work_files
 from rlvr.verifier.sandbox.inside.zygote import SpawnRequest
 from rlvr.verifier.sandbox.wire.protocol import CompileReport, Job, Limits, Program
 
@@ -190,15 +191,15 @@ def program_request(
     limits = job["limits"]
     program = job["program"]
     if job["language"] == "python":
-        cwd = supervisor.prepare_dir({f"{SOURCE_NAME}.py": code})
+        own = {f"{SOURCE_NAME}.py": code}
+        cwd = supervisor.prepare_dir({**work_files(job, own), **own})
         path = os.path.join(cwd, f"{SOURCE_NAME}.py")
         return supervisor.child_request("python-main", cwd, limits, path=path)
-    if in_memfd:  # exec'd from the job's memfd: the run gets an empty work dir
-        cwd = supervisor.prepare_dir({})
+    if in_memfd:  # exec'd from the job's memfd: the run gets an empty work dir (and its files)
+        cwd = supervisor.prepare_dir(work_files(job, {}))
     else:
-        cwd = supervisor.prepare_dir(
-            artefact if artefact is not None else {program["source_name"]: code}
-        )
+        own = artefact if artefact is not None else {program["source_name"]: code}
+        cwd = supervisor.prepare_dir({**work_files(job, own), **own})
     request = supervisor.child_request("exec", cwd, limits, argv=run_argv(program, cwd))
     return shape_request(
         request,

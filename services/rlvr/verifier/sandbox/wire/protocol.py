@@ -104,6 +104,12 @@ class Job(TypedDict):
     # A wall budget for all tests together (after compilation); what is left when it runs out
     # is not run.
     total_timeout_s: NotRequired[float]
+    # `/run_code`'s work files (SandboxFusion's `files`, `fetch_files`): {relative path:
+    # base64} written into each stdio run's work dir (the program's own files win a clash),
+    # and the paths read back after the run (regular files only, bounded), as `RunReport.files`.
+    # The host checked the paths; the executor refuses unplain ones again.
+    files: NotRequired[dict[str, str]]
+    fetch_files: NotRequired[list[str]]
 
 
 # -- executor -> host
@@ -183,6 +189,8 @@ class RunReport(TypedDict, total=False):
     out_of_budget: bool  # a run that timed out as total_timeout_s ran out
     status: Literal["compile_error"]
     detail: str
+    # the job's `fetch_files` that existed after the run: {path: base64}
+    files: dict[str, str]
 
 
 class CompileReport(TypedDict, total=False):
