@@ -6,8 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.docker_engine import require_docker_engine
-from tests.support.server import running_service
+# the support helpers assert (one result per item, a 200): show their operands as a test's own
+pytest.register_assert_rewrite("tests.support")
+
+from tests.support.docker_engine import require_docker_engine  # noqa: E402
+from tests.support.server import running_service  # noqa: E402
 
 
 @pytest.fixture(scope="session")

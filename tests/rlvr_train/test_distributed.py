@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from rlvr_train.reporting import METRICS_FILE
-from tests.rlvr_train.test_grpo import tiny_grpo
 from tests.support.server import REPO_ROOT, free_port
+from tests.support.trainer_runs import tiny_grpo
 
 
 def launch(processes: int, flags: list[str], log: Path) -> subprocess.CompletedProcess[str]:

@@ -12,7 +12,6 @@ from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.harness import build_job
 from rlvr.verifier.sandbox.docker import DockerBackend
-from tests.rlvr.verifier.domains.code.conftest import post_code
 from tests.rlvr.verifier.domains.code.language_programs import (
     ADD,
     COMPILE_ERROR,
@@ -21,6 +20,7 @@ from tests.rlvr.verifier.domains.code.language_programs import (
     MEMORY_BOMB,
     RUNTIME_ERROR,
 )
+from tests.support.http import post_code
 
 pytestmark = [pytest.mark.docker]
 

@@ -15,7 +15,7 @@ from tests.rlvr.verifier.domains.math.adversarial_cases import (
     RESTATEMENTS,
 )
 from tests.rlvr.verifier.domains.math.natural_cases import NATURAL
-from tests.rlvr.verifier.domains.math.test_cases import CONVENTIONS, SETTINGS, judge_in_process
+from tests.support.math_judge import CONVENTIONS, SETTINGS, judge_in_process
 
 
 def test_every_family_of_the_issue_has_probes() -> None:
