@@ -19,8 +19,9 @@ CONVENTIONS = Conventions(
 )
 
 
-def judge_in_process(response: str, answer: str) -> tuple[bool, str]:
-    judged = judge(response, answer, CONVENTIONS, SETTINGS.fallback)
+def judge_in_process(response: str, answer: str, problem: str | None = None) -> tuple[bool, str]:
+    """(is it equal, the detail) as the verifier would decide, with the deployment's defaults."""
+    judged = judge(response, answer, CONVENTIONS, SETTINGS.fallback, problem)
     if judged.slow is not None:
         verdict = grade(judged.slow, CONVENTIONS)
         return verdict.is_equal, verdict.detail
