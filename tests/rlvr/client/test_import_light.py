@@ -66,3 +66,11 @@ def test_the_probe_sees_the_service_package_when_it_is_imported() -> None:
     """The check above can fail: importing the service's app does load it (and fastapi)."""
     loaded = _loaded_after_import("rlvr.verifier.app")
     assert "rlvr.verifier" in loaded and "fastapi" in loaded
+
+
+def test_the_service_harness_for_benchmarks_imports_no_server_dependency() -> None:
+    """`rlvr.verifier.testing` starts the service in a subprocess: itself it needs only httpx."""
+    loaded = _loaded_after_import("rlvr.verifier.testing")
+    heavy = [m for m in loaded if m.split(".")[0] in HEAVY]
+    service = [m for m in loaded if m.startswith("rlvr.verifier.") and ".testing" not in m]
+    assert heavy == [] and service == [], (heavy, service)
