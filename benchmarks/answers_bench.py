@@ -32,9 +32,9 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from rlvr.verifier.testing import running_service  # noqa: E402
 from tests.support.reference_tables.answer_cases import ANSWER_CASES  # noqa: E402
 from tests.support.reference_tables.choice_cases import CHOICE_CASES  # noqa: E402
-from tests.support.server import running_service  # noqa: E402
 
 BATCH = 1024
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.server import running_service
+from rlvr.verifier.testing import running_service
 
 CANDIDATE = "a, b = map(int, input().split())\nprint(a + b)\n"
 CHECKER_PY = (

@@ -21,7 +21,7 @@ from rlvr.adapters.trl import make_reward_function
 from rlvr.schemas.math import MathItem
 from rlvr.verifier.domains.math.config import MathSettings
 from rlvr.verifier.domains.math.verifier import open_math_verifier
-from tests.support.server import running_service
+from rlvr.verifier.testing import running_service
 
 
 def make_batch(n: int, round_index: int) -> tuple[list[str], list[str]]:

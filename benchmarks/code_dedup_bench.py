@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx
 
-from tests.support.server import REUSE, running_service
+from rlvr.verifier.testing import REUSE, running_service
 
 RIGHT = "n = int(input())\nprint(sum(i * i for i in range(n)))\n"
 WRONG = "n = int(input())\nprint(sum(i * i for i in range(n + 1)))\n"

@@ -36,9 +36,9 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from rlvr.verifier.testing import live_service  # noqa: E402
 from tests.support.ifeval_corpus import corpus  # noqa: E402
 from tests.support.ifeval_reference import reference_check, registry  # noqa: E402
-from tests.support.server import live_service  # noqa: E402
 
 #: Instructions whose check runs Punkt or langdetect (most of the cost of a mixed item).
 MODEL_BACKED = {

@@ -36,8 +36,8 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from rlvr.verifier.testing import running_service  # noqa: E402
 from tests.rlvr.verifier.domains.math.cases import CASES  # noqa: E402
-from tests.support.server import running_service  # noqa: E402
 
 MV_CASES = ROOT / "benchmarks" / "data" / "math_verify_cases.json"
 

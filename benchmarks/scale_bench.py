@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rlvr.client import AsyncVerifierClient  # noqa: E402
-from tests.support.ray_cluster import ray_cluster  # noqa: E402
-from tests.support.server import free_port, live_service  # noqa: E402
+from rlvr.verifier.testing import free_port, live_service  # noqa: E402
+from rlvr.verifier.testing.ray_cluster import ray_cluster  # noqa: E402
 
 DEPLOY = [sys.executable, "-m", "rlvr.verifier.cli", "serve", "--ray", "--ray-address"]
 REPLICA_ENV = {

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.e2e.compose import ComposeProject, docker_lines
+from tests.support.http import verdicts
 
 pytestmark = [pytest.mark.e2e, pytest.mark.docker, pytest.mark.slow, pytest.mark.timeout(1800)]
 
@@ -30,10 +31,10 @@ def url(stack: ComposeProject, path: str) -> str:
     return f"http://127.0.0.1:{stack.port}{path}"
 
 
-def post(stack: ComposeProject, path: str, items: list[dict], **kwargs) -> list[dict]:
-    reply = httpx.post(url(stack, path), json={"items": items}, timeout=120, **kwargs)
-    assert reply.status_code == 200, reply.text
-    return reply.json()["results"]
+def post(
+    stack: ComposeProject, path: str, items: list[dict], headers: dict[str, str] | None = None
+) -> list[dict]:
+    return verdicts(url(stack, ""), path, items, timeout_s=120, headers=headers)
 
 
 def test_verifier_comes_up_healthy_non_root_on_loopback(stack: ComposeProject) -> None:

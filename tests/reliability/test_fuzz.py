@@ -7,8 +7,6 @@ invalid input is rejected with a 4xx (schemathesis' negative_data_rejection).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -16,19 +14,16 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis.core.result import Ok
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from tests.support.server import running_service
+from tests.support.server import service_fixture
 
 pytestmark = pytest.mark.slow
 
 EXAMPLES_PER_OPERATION_AND_MODE = 40
 
 
-@pytest.fixture(scope="module")
-def fuzz_url() -> Iterator[str]:
-    # The code pool stays off: fuzzing exercises validation and routing; the sandbox has its own
-    # hostile-program suite. Lean runs with whatever toolchain is (not) present.
-    with running_service({"VERIFIER_CODE__IS_ENABLED": "false"}) as url:
-        yield url
+# The code pool stays off: fuzzing exercises validation and routing; the sandbox has its own
+# hostile-program suite. Lean runs with whatever toolchain is (not) present.
+fuzz_url = service_fixture({"VERIFIER_CODE__IS_ENABLED": "false"})
 
 
 def _operations(url: str) -> list[schemathesis.APIOperation]:

@@ -3,30 +3,26 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from tests.support.server import running_service
+from tests.support.http import post_body
+from tests.support.server import service_fixture
 
 pytestmark = pytest.mark.usefixtures("docker_engine")
 
 ADD = "def add(a, b):\n    return a + b\n"
 
 
-@pytest.fixture(scope="module")
-def url() -> Iterator[str]:
-    env = {"VERIFIER_CODE__SANDBOX__LABEL": "reliability-hostile", "VERIFIER_CODE__POOL_SIZE": "1"}
-    with running_service(env) as base:
-        yield base
+url = service_fixture(
+    {"VERIFIER_CODE__SANDBOX__LABEL": "reliability-hostile", "VERIFIER_CODE__POOL_SIZE": "1"}
+)
 
 
 def post(url: str, path: str, content: bytes) -> httpx.Response:
     started = time.monotonic()
-    reply = httpx.post(
-        f"{url}{path}", content=content, headers={"content-type": "application/json"}, timeout=120
-    )
+    reply = post_body(url, path, content, timeout_s=120)
     assert time.monotonic() - started < 60
     assert reply.status_code < 500, reply.text[:500]
     assert "Traceback" not in reply.text

@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from rlvr_train.reporting import METRICS_FILE
-from tests.rlvr_train.test_grpo import tiny_grpo
+from tests.support.packages import require_packages
 from tests.support.server import REPO_ROOT, free_port
+from tests.support.trainer_runs import tiny_grpo
+
+require_packages("trl", "accelerate")  # the launched runs import them
 
 
 def launch(processes: int, flags: list[str], log: Path) -> subprocess.CompletedProcess[str]:

@@ -14,6 +14,7 @@ from trl import GRPOTrainer
 from rlvr_train.cli import main
 from rlvr_train.grpo import TimedGRPOTrainer
 from rlvr_train.reporting import METRICS_FILE
+from tests.support.trainer_runs import tiny_grpo
 
 
 def test_the_private_trl_methods_we_wrap_keep_their_signatures() -> None:
@@ -29,16 +30,6 @@ def test_the_private_trl_methods_we_wrap_keep_their_signatures() -> None:
     ]
     assert "self._metrics = " in inspect.getsource(GRPOTrainer.__init__)
     assert TimedGRPOTrainer._generate is not GRPOTrainer._generate
-
-
-def tiny_grpo(task: Path, out: Path, *extra: str, url: str = "http://127.0.0.1:9") -> list[str]:
-    return [
-        "grpo", "--model_name_or_path", "tiny", "--datasets", str(task), "--dataset_size", "64",
-        "--system_prompt", "", "--verifier_url", url, "--output_dir", str(out),
-        "--per_device_train_batch_size", "32", "--num_generations", "8",
-        "--learning_rate", "1e-2", "--temperature", "1.0", "--logging_steps", "1",
-        "--report_to", "none", "--disable_tqdm", "true", "--seed", "0", *extra,
-    ]  # fmt: skip
 
 
 def metric_rows(out: Path) -> list[dict[str, Any]]:

@@ -9,8 +9,8 @@ import pytest
 
 from rlvr_train.cli import main
 from rlvr_train.pipeline import STAGES, STATE_FILE, load_state
-from tests.rlvr_train.conftest import write_copy_task
 from tests.support.models import tiny_reward_model
+from tests.support.trainer_runs import write_copy_task
 
 
 @pytest.mark.slow

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from rlvr.client import VerifierClient
-from tests.support.ray_cluster import RayCluster, ray_cluster
+from rlvr.verifier.testing.ray_cluster import RayCluster, ray_cluster
 from tests.support.server import REPO_ROOT, free_port
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]

@@ -1,51 +1,30 @@
-"""Start the real service under uvicorn in a subprocess, on a free loopback port, for tests."""
+"""The live service for tests: `rlvr.verifier.testing` run from the repository root, plus a
+fixture factory so a test module states only the settings of its own service."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import httpx
+import pytest
+
+from rlvr.verifier.testing import NO_REUSE, REUSE, LiveService, free_port
+from rlvr.verifier.testing import live_service as _live_service
+
+__all__ = [
+    "NO_REUSE",
+    "REPO_ROOT",
+    "REUSE",
+    "LiveService",
+    "free_port",
+    "live_service",
+    "running_service",
+    "service_fixture",
+]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-# A code item a test sends again in a later request must really run again (hostile probes,
-# "the next job is unaffected", fault tests that expect `error` while the sandbox is down): the
-# service's cache of verdicts across requests is off here unless the test's `env` turns it on.
-# Identical items within one request still run once (the service's default).
-NO_REUSE = {"VERIFIER_CODE__CACHE_ITEMS": "0"}
-REUSE = {"VERIFIER_CODE__IS_DEDUP_ENABLED": "true", "VERIFIER_CODE__CACHE_ITEMS": "4096"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@dataclass(frozen=True)
-class LiveService:
-    url: str
-    process: subprocess.Popen[bytes]
-    log_path: Path
-
-
-@contextmanager
-def running_service(
-    env: Mapping[str, str] | None = None, startup_timeout_s: float = 120.0
-) -> Iterator[str]:
-    """Yield the base URL of a live `rlvr-verifier serve` process (uvicorn, `create_app_from_env`).
-
-    `env` holds `VERIFIER_*` overrides. The process is terminated (then killed) on exit.
-    """
-    with live_service(env, startup_timeout_s) as service:
-        yield service.url
 
 
 @contextmanager
@@ -54,58 +33,41 @@ def live_service(
     startup_timeout_s: float = 120.0,
     port: int | None = None,
 ) -> Iterator[LiveService]:
-    """Like `running_service`, also exposing the process (for RSS, signals) and its log.
+    """`rlvr.verifier.testing.live_service` with the repository root as working directory."""
+    with _live_service(env, startup_timeout_s, port, cwd=REPO_ROOT) as service:
+        yield service
 
-    `port`: listen there (to restart a service where clients expect it); default a free one.
+
+@contextmanager
+def running_service(
+    env: Mapping[str, str] | None = None, startup_timeout_s: float = 120.0
+) -> Iterator[str]:
+    """The base URL of a live service with `env` (`VERIFIER_*` overrides); stopped on exit."""
+    with live_service(env, startup_timeout_s) as service:
+        yield service.url
+
+
+def service_fixture(
+    env: Mapping[str, str], *, scope: Any = "module", needs_docker: bool = False
+) -> Callable[..., Iterator[str]]:
+    """A pytest fixture yielding the URL of a service of its own with `env`.
+
+    Assign it to the fixture's name in the test module: `code_url = service_fixture({...},
+    needs_docker=True)`. `needs_docker` first requests the session's `docker_engine` gate (skip
+    on a developer's machine, fail under `RLVR_REQUIRE_DOCKER=1`).
     """
-    port = port or free_port()
-    full_env = {
-        **NO_REUSE,
-        "VERIFIER_LOG_LEVEL": "warning",
-        **os.environ,
-        "PYTHONUNBUFFERED": "1",
-        **(env or {}),
-    }
-    log_path = Path(os.environ.get("RLVR_TEST_LOG_DIR", "/tmp")) / f"rlvr-verifier-{port}.log"
-    log_file = log_path.open("w")
-    process = subprocess.Popen(
-        # The deployment's own entry point, so the connection limits (`VERIFIER_SERVER__*`,
-        # `rlvr.verifier.connections`) are the ones under test.
-        [
-            sys.executable,
-            "-m",
-            "rlvr.verifier.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        cwd=REPO_ROOT,
-        env=full_env,
-        stdout=log_file,
-        stderr=subprocess.STDOUT,
-    )
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + startup_timeout_s
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"service exited early: {log_path.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{base_url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"service not ready in {startup_timeout_s}s: {log_path}")
-            time.sleep(0.2)
-        yield LiveService(base_url, process, log_path)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log_file.close()
+    settings = dict(env)
+
+    if needs_docker:
+
+        def with_docker(docker_engine: None) -> Iterator[str]:
+            with running_service(settings) as url:
+                yield url
+
+        return pytest.fixture(scope=scope)(with_docker)
+
+    def without_docker() -> Iterator[str]:
+        with running_service(settings) as url:
+            yield url
+
+    return pytest.fixture(scope=scope)(without_docker)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rlvr.verifier.domains.template_tokens import strip_end_tokens
+from rlvr.schemas.template_tokens import strip_end_tokens
 
 
 def content_text(content: Any) -> str:

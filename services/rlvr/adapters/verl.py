@@ -44,6 +44,7 @@ from rlvr.adapters._coalesce import Coalescer
 from rlvr.client import AsyncVerifierClient, ConfigurationError, VerifierClient
 from rlvr.formats.ifeval import FormatError, constraints_from_ground_truth
 from rlvr.schemas.common import ItemResult, Status
+from rlvr.schemas.template_tokens import strip_end_tokens
 from rlvr.schemas.verify import (
     VERIFY_ITEM_ADAPTER,
     LabelError,
@@ -51,7 +52,6 @@ from rlvr.schemas.verify import (
     item_from_label,
     label_text,
 )
-from rlvr.verifier.domains.template_tokens import strip_end_tokens
 
 _lock = threading.Lock()
 _sync_clients: dict[tuple[int, str | None, str | None], VerifierClient] = {}

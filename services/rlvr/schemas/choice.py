@@ -6,10 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from rlvr.schemas.choice_labels import DEFAULT_OPTION_COUNT, LabelKind, infer_kind, label_set
 from rlvr.schemas.common import ItemResult, WireModel
-from rlvr.verifier.domains.choice.labels import DEFAULT_OPTION_COUNT, infer_kind, label_set
 
-LabelKind = Literal["letters", "numbers", "roman"]
 MAX_OPTIONS = 26
 
 

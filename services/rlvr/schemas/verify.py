@@ -24,7 +24,7 @@ from rlvr.schemas.gym import GymItem, GymResult
 from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
-from rlvr.verifier.domains.template_tokens import strip_end_tokens, strip_start_token
+from rlvr.schemas.template_tokens import strip_end_tokens, strip_start_token
 
 Domain = Literal["math", "code", "lean", "ifeval", "choice", "answer", "gym"]
 DOMAINS: tuple[str, ...] = ("math", "code", "lean", "ifeval", "choice", "answer", "gym")

@@ -7,7 +7,6 @@ Through every path a trainer uses: TRL's `code_reward` and `verify_reward`, the 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -17,7 +16,7 @@ from rlvr.adapters import verl
 from rlvr.adapters.trl import make_reward_function
 from rlvr.client import VerifierClient
 from rlvr.schemas.common import Status
-from tests.support.server import running_service
+from tests.support.server import service_fixture
 
 pytestmark = pytest.mark.docker
 
@@ -29,15 +28,14 @@ RIGHT = "Here you go:\n```python\ndef add(a, b):\n    return a + b\n```"
 WRONG = "```python\ndef add(a, b):\n    return a - b\n```"
 
 
-@pytest.fixture(scope="module")
-def code_service(docker_engine: None) -> Iterator[str]:
-    env = {
+code_service = service_fixture(
+    {
         "VERIFIER_CODE__POOL_SIZE": "1",
         "VERIFIER_CODE__SANDBOX__LABEL": "rlvr-client-tests",
         "VERIFIER_LEAN__IS_ENABLED": "false",
-    }
-    with running_service(env) as url:
-        yield url
+    },
+    needs_docker=True,
+)
 
 
 async def test_code_reward_scores_chat_completions_with_json_tests(code_service: str) -> None:

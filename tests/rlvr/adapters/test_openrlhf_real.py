@@ -13,7 +13,6 @@ trained in memory: the machine has no hub access.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -22,7 +21,7 @@ from openrlhf.utils.agent import SingleTurnAgentExecutor
 from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
 from transformers import PreTrainedTokenizerFast
 
-from tests.support.server import running_service
+from tests.support.server import service_fixture
 
 pytestmark = [pytest.mark.docker]
 
@@ -42,11 +41,9 @@ ADD_TESTS = [
 CODE_LABEL = json.dumps({"domain": "code", "tests": ADD_TESTS})
 
 
-@pytest.fixture(scope="module")
-def url(docker_engine: None) -> Iterator[str]:
-    env = {"VERIFIER_CODE__POOL_SIZE": "1", "VERIFIER_LEAN__IS_ENABLED": "false"}
-    with running_service(env) as base:
-        yield base
+url = service_fixture(
+    {"VERIFIER_CODE__POOL_SIZE": "1", "VERIFIER_LEAN__IS_ENABLED": "false"}, needs_docker=True
+)
 
 
 @pytest.fixture(scope="module")

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from rlvr.adapters.trl import math_reward as adapter_math_reward
+from tests.support.packages import require_packages
 
 pytestmark = pytest.mark.slow
 
-trl = pytest.importorskip("trl")
-torch = pytest.importorskip("torch")
+trl, torch = require_packages("trl", "torch")
 
 RIGHT = "\\boxed{4}"
 CORPUS = [

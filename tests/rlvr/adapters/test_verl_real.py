@@ -15,6 +15,9 @@ import numpy as np
 import torch
 
 from rlvr.adapters import verl as adapter
+from tests.support.packages import require_packages
+
+require_packages("verl", "tensordict")  # imported by the tests below, through verl
 
 WORDS = ["<pad>", "<unk>", "Q", "\\boxed{4}", "\\boxed{5}", "so"]
 

@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 
 from rlvr.client import AuthenticationError, PayloadTooLarge, VerifierClient
 from rlvr.schemas.common import Status
-from tests.support.server import running_service
+from tests.support.server import service_fixture
 
 KEY = "s3cret-key"
 ITEM = {"response": "\\boxed{2}", "answer": "2"}
 
 
-@pytest.fixture(scope="module")
-def keyed_url() -> Iterator[str]:
-    """A live service that requires an API key and takes at most 5 items per request."""
-    env = {
+# A live service that requires an API key and takes at most 5 items per request.
+keyed_url = service_fixture(
+    {
         "VERIFIER_CODE__IS_ENABLED": "false",
         "VERIFIER_API_KEY": KEY,
         "VERIFIER_LIMITS__MAX_BATCH_ITEMS": "5",
     }
-    with running_service(env) as url:
-        yield url
+)
 
 
 def test_wrong_key_is_401_authentication_error_and_not_retried(keyed_url: str) -> None:

@@ -3,10 +3,6 @@ each fixture passes, a wrong one fails (so the conversion kept the tests' meanin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
-import httpx
 import pytest
 
 from rlvr.formats.code import convert, from_codecontests
@@ -22,22 +18,15 @@ from tests.rlvr.formats.fixtures import (
     TACO_CALL_FUNCTION,
     TACO_LINES,
 )
-from tests.support.server import running_service
+from tests.support.http import post_code
+from tests.support.server import service_fixture
 
 pytestmark = [pytest.mark.docker]
 
 
-@pytest.fixture(scope="module")
-def url(docker_engine: None) -> Iterator[str]:
-    env = {"VERIFIER_CODE__POOL_SIZE": "1", "VERIFIER_LEAN__IS_ENABLED": "false"}
-    with running_service(env) as base_url:
-        yield base_url
-
-
-def judge(url: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    response = httpx.post(f"{url}/code", json={"items": items}, timeout=300)
-    assert response.status_code == 200, response.text
-    return list(response.json()["results"])
+url = service_fixture(
+    {"VERIFIER_CODE__POOL_SIZE": "1", "VERIFIER_LEAN__IS_ENABLED": "false"}, needs_docker=True
+)
 
 
 TWICE_WRONG = "class Solution:\n    def twice(self, x):\n        return x\n"
@@ -67,7 +56,7 @@ def test_reference_solutions_pass_and_wrong_ones_fail(url: str) -> None:
         items.append(
             problem.item(code=wrong).model_dump(mode="json", exclude_unset=True) | {"id": label}
         )
-    results = judge(url, items)
+    results = post_code(url, items)
     for index, (label, *_rest) in enumerate(CASES):
         good, bad = results[2 * index], results[2 * index + 1]
         assert good["status"] == "passed", (label, good)
@@ -77,7 +66,7 @@ def test_reference_solutions_pass_and_wrong_ones_fail(url: str) -> None:
 def test_codecontests_cpp_reference_passes_in_cpp(url: str) -> None:
     problem = from_codecontests(CODECONTESTS, language="cpp")
     assert problem.solution is not None
-    (result,) = judge(
+    (result,) = post_code(
         url, [problem.item(code=problem.solution).model_dump(mode="json", exclude_unset=True)]
     )
     assert result["status"] == "passed", result

@@ -1,14 +1,15 @@
 """What every domain does alike with a batch: admit it, give each item its deadline, build results.
 
-A new domain uses these three instead of writing its own: `Admission` (a bounded queue of items
+A new domain uses these instead of writing its own: `Admission` (a bounded queue of items
 in flight, entered with `async with`, so no path out of a batch can keep its places),
-`item_timeout_s` (the item's own deadline or the domain's default, never past the domain's cap)
-and `item_result` (a result whose reward follows from its status: null exactly for `error`).
+`item_timeout_s` (the item's own deadline or the domain's default, never past the domain's cap),
+`item_result` (a result whose reward follows from its status: null exactly for `error`) and
+`every_result` (results filled slot by slot, each slot checked: never a shorter list).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Protocol, TypeVar, cast
 
@@ -17,6 +18,7 @@ from rlvr.verifier.errors import Overloaded, PayloadTooLarge
 
 ResultT = TypeVar("ResultT", bound=ItemResult)
 NumberT = TypeVar("NumberT", int, float)
+SlotT = TypeVar("SlotT")
 
 #: A result's `detail` may quote an exception, a REPL's or a sandbox's output: it is clipped.
 MAX_DETAIL_CHARS = 2000
@@ -120,3 +122,20 @@ def item_result(
         **fields,
     )
     return cast(ResultT, result)  # pydantic types `model_construct` as the base's Self
+
+
+class MissingResultError(RuntimeError):
+    """A batch left an item without a result: the verifier's own bug, so the request fails (a
+    500) instead of answering with fewer results than items, which would misalign every id after
+    the gap and hand a trainer rewards for the wrong samples."""
+
+
+def every_result(slots: Sequence[SlotT | None], batch: str) -> list[SlotT]:
+    """The results of a batch that fills one slot per item, in input order, each one checked."""
+    missing = [index for index, slot in enumerate(slots) if slot is None]
+    if missing:
+        shown = ", ".join(map(str, missing[:10])) + (", ..." if len(missing) > 10 else "")
+        raise MissingResultError(
+            f"{batch}: no result for {len(missing)} of {len(slots)} items (at {shown})"
+        )
+    return cast(list[SlotT], list(slots))

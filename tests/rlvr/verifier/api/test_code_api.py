@@ -5,32 +5,27 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.support.server import running_service
+from tests.support.http import post_items
+from tests.support.server import running_service, service_fixture
 
 pytestmark = [pytest.mark.docker]
 
 MAX_QUEUE = 40
 
 
-@pytest.fixture(scope="module")
-def code_api_url(docker_engine: None) -> Iterator[str]:
-    env = {
+code_api_url = service_fixture(
+    {
         "VERIFIER_CODE__POOL_SIZE": "2",
         "VERIFIER_CODE__MAX_QUEUE_ITEMS": str(MAX_QUEUE),
         "VERIFIER_LEAN__IS_ENABLED": "false",
-    }
-    with running_service(env) as url:
-        yield url
-
-
-def post(url: str, items: list[dict[str, Any]]) -> httpx.Response:
-    return httpx.post(f"{url}/code", json={"items": items}, timeout=120)
+    },
+    needs_docker=True,
+)
 
 
 def in_flight_items(url: str) -> int:
@@ -113,7 +108,7 @@ def test_verdicts_per_item_and_test_in_order(code_api_url: str) -> None:
             "tests": [{"kind": "call", "fn": "f", "expected": None}],
         },
     ]
-    response = post(code_api_url, items)
+    response = post_items(code_api_url, "/code", items)
     assert response.status_code == 200, response.text
     results = {r["id"]: r for r in response.json()["results"]}
     assert [r["id"] for r in response.json()["results"]] == [i["id"] for i in items]
@@ -152,7 +147,7 @@ def test_verdicts_per_item_and_test_in_order(code_api_url: str) -> None:
     ],
 )
 def test_malformed_items_are_422(code_api_url: str, item: dict[str, Any]) -> None:
-    response = post(code_api_url, [item])
+    response = post_items(code_api_url, "/code", [item])
     assert response.status_code == 422
     assert response.json()["error"]["code"] == "validation_error"
 
@@ -168,26 +163,28 @@ def test_full_queue_answers_503_with_retry_after_and_recovers(code_api_url: str)
         "code": "import time\ndef f():\n    time.sleep(0.3)\n    return 1\n",
         "tests": [{"kind": "call", "fn": "f", "expected": 1}],
     }
-    never_fits = post(code_api_url, [sleeper] * (MAX_QUEUE + 1))
+    never_fits = post_items(code_api_url, "/code", [sleeper] * (MAX_QUEUE + 1))
     assert never_fits.status_code == 413  # larger than the whole queue: retrying cannot help
     assert never_fits.json()["error"]["code"] == "payload_too_large"
 
     first: dict[str, Any] = {}
     background = threading.Thread(
-        target=lambda: first.setdefault("r", post(code_api_url, [sleeper] * (MAX_QUEUE - 2)))
+        target=lambda: first.setdefault(
+            "r", post_items(code_api_url, "/code", [sleeper] * (MAX_QUEUE - 2))
+        )
     )
     background.start()
     deadline = time.monotonic() + 30
     while in_flight_items(code_api_url) < MAX_QUEUE - 2 and time.monotonic() < deadline:
         time.sleep(0.05)
-    while_busy = post(code_api_url, [sleeper] * 5)
+    while_busy = post_items(code_api_url, "/code", [sleeper] * 5)
     assert while_busy.status_code == 503
     assert int(while_busy.headers["Retry-After"]) >= 1
     assert while_busy.json()["error"]["code"] == "overloaded"
     background.join()
     assert first["r"].status_code == 200
     assert all(r["reward"] == 1.0 for r in first["r"].json()["results"])
-    after = post(code_api_url, [sleeper])
+    after = post_items(code_api_url, "/code", [sleeper])
     assert after.status_code == 200 and after.json()["results"][0]["reward"] == 1.0
 
 
@@ -201,8 +198,8 @@ def test_unreachable_docker_is_degraded_health_and_fast_error_verdicts() -> None
         assert health["status"] == "degraded"
         assert health["domains"]["code"]["ok"] is False
         started = time.monotonic()
-        response = post(
-            url, [{"id": "a", "code": ADD, "tests": [{"kind": "assert", "code": "pass"}]}]
+        response = post_items(
+            url, "/code", [{"id": "a", "code": ADD, "tests": [{"kind": "assert", "code": "pass"}]}]
         )
         assert time.monotonic() - started < 5
         assert response.status_code == 200

@@ -22,6 +22,7 @@ from rlvr.schemas.common import ItemResult, Status
 from rlvr.verifier.errors import install_error_handlers
 from rlvr.verifier.metrics import ServiceMetrics
 from rlvr.verifier.middleware import GuardMiddleware
+from tests.support.http import post_body, post_items
 from tests.support.server import LiveService, live_service
 
 ENV = {
@@ -35,21 +36,6 @@ ENV = {
 def service() -> Iterator[LiveService]:
     with live_service(ENV) as live:
         yield live
-
-
-def post_raw(url: str, path: str, body: str | bytes, timeout: float = 60) -> httpx.Response:
-    """POST a body as written (json.dumps escapes a lone surrogate as `\\ud800`, which is what a
-    stranger sends)."""
-    return httpx.post(
-        f"{url}{path}",
-        content=body,
-        headers={"content-type": "application/json"},
-        timeout=timeout,
-    )
-
-
-def post(url: str, path: str, items: list[dict[str, Any]]) -> httpx.Response:
-    return post_raw(url, path, json.dumps({"items": items}))
 
 
 def counted(url: str, name: str, **labels: str) -> float:
@@ -79,7 +65,7 @@ def test_63_mib_of_tiny_tests_is_a_fast_413_and_health_stays_responsive(
     rss_before = psutil.Process(service.process.pid).memory_info().rss
     replies: list[httpx.Response] = []
     thread = threading.Thread(
-        target=lambda: replies.append(post_raw(service.url, "/code", body, timeout=120))
+        target=lambda: replies.append(post_body(service.url, "/code", body, timeout_s=120))
     )
     started = time.perf_counter()
     thread.start()
@@ -105,10 +91,10 @@ def test_63_mib_of_tiny_tests_is_a_fast_413_and_health_stays_responsive(
 
 def test_tests_are_bounded_per_batch_not_only_per_item(service: LiveService) -> None:
     body = tiny_tests_body(6, 1000)  # 1,000 per item is allowed; 6,000 in all is not
-    reply = post_raw(service.url, "/code", body)
+    reply = post_body(service.url, "/code", body)
     assert reply.status_code == 413, reply.text[:300]
     assert "max_tests_per_batch=5000" in reply.json()["error"]["message"]
-    within = post_raw(service.url, "/code", tiny_tests_body(5, 1000))
+    within = post_body(service.url, "/code", tiny_tests_body(5, 1000))
     assert within.status_code == 200, within.text[:300]
 
 
@@ -116,7 +102,7 @@ def test_arrays_are_bounded_before_parsing(service: LiveService) -> None:
     args = "[" * 10 + "]" * 10
     test = '{"kind":"call","fn":"f","args":[' + ",".join([args] * 120_000) + '],"expected":1}'
     body = '{"items":[{"code":"def f(*a): return 1","tests":[' + test + "]}]}"
-    reply = post_raw(service.url, "/code", body)
+    reply = post_body(service.url, "/code", body)
     assert reply.status_code == 413, reply.text[:300]
     assert "max_json_arrays=1000000" in reply.json()["error"]["message"]
 
@@ -142,7 +128,7 @@ def test_a_lone_surrogate_in_a_dataset_field_is_a_422_naming_it(
     service: LiveService, path: str, item: dict[str, Any], field: str
 ) -> None:
     before = counted(service.url, "rlvr_requests_total", endpoint=path.strip("/"), code="422")
-    reply = post(service.url, path, [item])
+    reply = post_items(service.url, path, [item])
     assert reply.status_code == 422, reply.text
     error = reply.json()["error"]
     assert field in error["message"] and "not valid Unicode" in error["message"]
@@ -163,7 +149,7 @@ def test_a_lone_surrogate_in_the_candidates_text_fails_that_item_only(
     service: LiveService, path: str, bad: dict[str, Any], good: dict[str, Any] | None
 ) -> None:
     items = [bad, good] if good else [bad]
-    reply = post(service.url, path, items)
+    reply = post_items(service.url, path, items)
     assert reply.status_code == 200, reply.text
     results = reply.json()["results"]
     assert results[0]["status"] == "failed" and results[0]["reward"] == 0.0
@@ -228,7 +214,7 @@ INTERACTOR = {"language": "python", "code": "print(1)"}
 def test_max_item_chars_reaches_every_text_field(
     service: LiveService, path: str, item: dict[str, Any], where: str
 ) -> None:
-    reply = post(service.url, path, [item])
+    reply = post_items(service.url, path, [item])
     assert reply.status_code == 413, reply.text[:300]
     message = reply.json()["error"]["message"]
     assert message.startswith(where) and "max_item_chars=5000" in message, message
@@ -292,7 +278,7 @@ def test_bodies_in_flight_are_bounded_together_and_health_still_answers() -> Non
         )
         time.sleep(1.5)  # the service has read (and holds) what was sent
         try:
-            refused = post_raw(live.url, "/math", padded)
+            refused = post_body(live.url, "/math", padded)
             assert refused.status_code == 503, refused.text[:300]
             assert refused.headers["retry-after"] == "1"
             error = refused.json()["error"]
@@ -302,6 +288,6 @@ def test_bodies_in_flight_are_bounded_together_and_health_still_answers() -> Non
         finally:
             held.close()
         time.sleep(1.0)
-        passed = post_raw(live.url, "/math", padded)
+        passed = post_body(live.url, "/math", padded)
         assert passed.status_code == 200, passed.text[:300]
         assert passed.json()["results"][0]["status"] == "passed"

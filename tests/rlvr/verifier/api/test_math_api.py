@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
 
 import httpx
 import pytest
@@ -11,12 +10,9 @@ import pytest
 from tests.rlvr.verifier.domains.math.adversarial_cases import ADVERSARIAL
 from tests.rlvr.verifier.domains.math.cases import CASES
 from tests.rlvr.verifier.domains.math.natural_cases import NATURAL
+from tests.support.http import post_items
 
 HUGE = "\\boxed{10^{10^{10}}}"
-
-
-def post(url: str, items: Sequence[Mapping[str, object]], timeout: float = 60) -> httpx.Response:
-    return httpx.post(f"{url}/math", json={"items": items}, timeout=timeout)
 
 
 def test_a_batch_of_labelled_cases_gets_the_labelled_verdicts(verifier_url: str) -> None:
@@ -24,7 +20,7 @@ def test_a_batch_of_labelled_cases_gets_the_labelled_verdicts(verifier_url: str)
     items = [
         {"id": str(i), "response": c.response, "answer": c.answer} for i, c in enumerate(sample)
     ]
-    reply = post(verifier_url, items)
+    reply = post_items(verifier_url, "/math", items)
     assert reply.status_code == 200
     results = reply.json()["results"]
     assert [r["id"] for r in results] == [str(i) for i in range(len(sample))]
@@ -36,7 +32,9 @@ def test_a_batch_of_labelled_cases_gets_the_labelled_verdicts(verifier_url: str)
 
 
 def test_result_echoes_extraction_and_parses(verifier_url: str) -> None:
-    reply = post(verifier_url, [{"response": "so $\\boxed{\\dfrac{1}{2}}$", "answer": "0.5"}])
+    reply = post_items(
+        verifier_url, "/math", [{"response": "so $\\boxed{\\dfrac{1}{2}}$", "answer": "0.5"}]
+    )
     result = reply.json()["results"][0]
     assert result["status"] == "passed"
     assert result["extracted"] == "\\dfrac{1}{2}"
@@ -44,8 +42,10 @@ def test_result_echoes_extraction_and_parses(verifier_url: str) -> None:
 
 
 def test_near_miss_is_wrong_and_says_what_was_parsed(verifier_url: str) -> None:
-    reply = post(
-        verifier_url, [{"response": "\\boxed{\\frac{1}{2^{99}}}", "answer": "\\frac{1}{2^{98}}"}]
+    reply = post_items(
+        verifier_url,
+        "/math",
+        [{"response": "\\boxed{\\frac{1}{2^{99}}}", "answer": "\\frac{1}{2^{98}}"}],
     )
     result = reply.json()["results"][0]
     assert result["status"] == "failed" and result["reward"] == 0.0
@@ -62,7 +62,9 @@ def test_near_miss_is_wrong_and_says_what_was_parsed(verifier_url: str) -> None:
 def test_unusable_response_fails_with_the_reason(
     verifier_url: str, response: str, words: str
 ) -> None:
-    result = post(verifier_url, [{"response": response, "answer": "2"}]).json()["results"][0]
+    result = post_items(verifier_url, "/math", [{"response": response, "answer": "2"}]).json()[
+        "results"
+    ][0]
     assert result["status"] == "failed" and result["reward"] == 0.0
     assert words in result["detail"]
 
@@ -80,7 +82,7 @@ def test_pathological_items_time_out_alone_within_twice_their_deadline(verifier_
         {"id": "plain", "response": "The answer is 7", "answer": "7"},
     ]
     started = time.perf_counter()
-    reply = post(verifier_url, items)
+    reply = post_items(verifier_url, "/math", items)
     elapsed = time.perf_counter() - started
     by_id = {r["id"]: r for r in reply.json()["results"]}
     assert by_id["huge"]["status"] == "timed_out"
@@ -94,7 +96,7 @@ def test_pathological_items_time_out_alone_within_twice_their_deadline(verifier_
 
 
 def test_health_reports_the_math_pool(verifier_url: str) -> None:
-    post(verifier_url, [{"response": "\\boxed{\\sqrt{8}}", "answer": "2\\sqrt{2}"}])
+    post_items(verifier_url, "/math", [{"response": "\\boxed{\\sqrt{8}}", "answer": "2\\sqrt{2}"}])
     math = httpx.get(f"{verifier_url}/health").json()["domains"]["math"]
     assert math["ok"] is True
     stats = math["stats"]
@@ -103,7 +105,7 @@ def test_health_reports_the_math_pool(verifier_url: str) -> None:
 
 
 def test_metrics_count_math_verdicts(verifier_url: str) -> None:
-    post(verifier_url, [{"response": "\\boxed{1}", "answer": "2"}])
+    post_items(verifier_url, "/math", [{"response": "\\boxed{1}", "answer": "2"}])
     text = httpx.get(f"{verifier_url}/metrics").text
     assert 'rlvr_items_total{endpoint="math",status="failed"}' in text
 
@@ -120,7 +122,7 @@ def test_metrics_count_math_verdicts(verifier_url: str) -> None:
     ids=["negative-timeout", "zero-timeout", "number-response", "null-answer", "no-response"],
 )
 def test_bad_items_are_422_not_500(verifier_url: str, item: dict[str, object]) -> None:
-    reply = post(verifier_url, [item])
+    reply = post_items(verifier_url, "/math", [item])
     assert reply.status_code == 422
     assert reply.json()["error"]["code"] == "validation_error"
     assert "Traceback" not in reply.text
@@ -134,7 +136,7 @@ def test_odd_but_valid_text_is_a_verdict_not_an_error(verifier_url: str) -> None
         {"response": "\\boxed{1}", "answer": ""},
         {"response": "}}}{{{\\boxed{", "answer": "1"},
     ]
-    results = post(verifier_url, items).json()["results"]
+    results = post_items(verifier_url, "/math", items).json()["results"]
     assert [r["status"] for r in results] == ["failed", "failed", "passed", "failed", "failed"]
 
 
@@ -185,7 +187,7 @@ def test_issue_12_attacks_fail_and_right_answers_pass_over_http(verifier_url: st
         {"id": str(i), "response": response, "answer": answer}
         for i, (response, answer, _) in enumerate(ISSUE_12_ITEMS)
     ]
-    results = post(verifier_url, items).json()["results"]
+    results = post_items(verifier_url, "/math", items).json()["results"]
     for (response, answer, expected), result in zip(ISSUE_12_ITEMS, results, strict=True):
         assert result["status"] == expected, (response, answer, result)
         assert result["reward"] == (1.0 if expected == "passed" else 0.0)
@@ -197,7 +199,7 @@ def test_issue_27_probes_fail_and_natural_answers_pass_over_the_wire(verifier_ur
     natural = NATURAL[::4]
     items = [{"id": f"p{i}", "response": r, "answer": a} for i, (_, r, a) in enumerate(probes)]
     items += [{"id": f"n{i}", "response": r, "answer": a} for i, (_, r, a) in enumerate(natural)]
-    results = {r["id"]: r for r in post(verifier_url, items).json()["results"]}
+    results = {r["id"]: r for r in post_items(verifier_url, "/math", items).json()["results"]}
     for i, (family, _, _) in enumerate(probes):
         assert results[f"p{i}"]["status"] == "failed", (family, results[f"p{i}"])
         assert results[f"p{i}"]["reward"] == 0.0
@@ -208,7 +210,9 @@ def test_issue_27_probes_fail_and_natural_answers_pass_over_the_wire(verifier_ur
 def test_the_500_tilde_box_is_judged_at_once_and_health_stays_prompt(verifier_url: str) -> None:
     tildes = "\\boxed{1" + "~" * 2000 + "2}"  # 500 tildes stalled every domain for 15.7 s
     started = time.perf_counter()
-    result = post(verifier_url, [{"response": tildes, "answer": "12"}]).json()["results"][0]
+    result = post_items(verifier_url, "/math", [{"response": tildes, "answer": "12"}]).json()[
+        "results"
+    ][0]
     assert time.perf_counter() - started < 2.0
     assert result["status"] == "failed"  # `1 ... 2` is two numbers, not 12
     health = httpx.get(f"{verifier_url}/health", timeout=5)
@@ -226,7 +230,7 @@ def test_an_item_with_its_problem_refuses_a_restatement(verifier_url: str) -> No
         },
         {"id": "solved", "response": "\\boxed{2x}", "answer": "2x", "problem": problem},
     ]
-    results = {r["id"]: r for r in post(verifier_url, items).json()["results"]}
+    results = {r["id"]: r for r in post_items(verifier_url, "/math", items).json()["results"]}
     assert results["restated"]["status"] == "failed"
     assert "restates" in results["restated"]["detail"]
     assert results["solved"]["status"] == "passed"

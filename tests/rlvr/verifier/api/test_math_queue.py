@@ -5,22 +5,21 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.support.server import running_service
+from tests.support.http import post_items
+from tests.support.server import service_fixture
 
 MAX_QUEUE = 4
 DEADLINE_S = 8  # per SymPy item: a full batch of them, one worker, would take 4 x 8 s
 HUGE = {"response": "\\boxed{10^{10^{10}}}", "answer": "10^{10^{10}}+1", "timeout_s": DEADLINE_S}
 
 
-@pytest.fixture(scope="module")
-def math_url() -> Iterator[str]:
-    env = {
+math_url = service_fixture(
+    {
         "VERIFIER_MATH__WORKERS": "1",
         "VERIFIER_MATH__MAX_QUEUE_ITEMS": str(MAX_QUEUE),
         "VERIFIER_MATH__RETRY_AFTER_S": "3",
@@ -29,12 +28,7 @@ def math_url() -> Iterator[str]:
         "VERIFIER_CODE__IS_ENABLED": "false",
         "VERIFIER_LEAN__IS_ENABLED": "false",
     }
-    with running_service(env) as url:
-        yield url
-
-
-def post(url: str, items: Sequence[Mapping[str, object]], timeout: float = 60) -> httpx.Response:
-    return httpx.post(f"{url}/math", json={"items": items}, timeout=timeout)
+)
 
 
 def math_stats(url: str) -> dict[str, Any]:
@@ -52,7 +46,9 @@ def wait_until(predicate: Callable[[], bool], timeout_s: float, what: str) -> No
 def test_full_queue_is_503_with_retry_after_and_a_hang_up_gives_the_places_back(
     math_url: str,
 ) -> None:
-    too_many = post(math_url, [{"response": "\\boxed{4}", "answer": "4"}] * (MAX_QUEUE + 1))
+    too_many = post_items(
+        math_url, "/math", [{"response": "\\boxed{4}", "answer": "4"}] * (MAX_QUEUE + 1)
+    )
     assert too_many.status_code == 413  # more than the whole queue: no retry could help
     error = too_many.json()["error"]
     assert error["code"] == "payload_too_large"
@@ -63,14 +59,14 @@ def test_full_queue_is_503_with_retry_after_and_a_hang_up_gives_the_places_back(
     def hang_up_mid_batch() -> None:
         # the client gives up (read timeout) while its batch is running, and closes the socket
         try:
-            post(math_url, [HUGE] * MAX_QUEUE, timeout=4)
+            post_items(math_url, "/math", [HUGE] * MAX_QUEUE, timeout_s=4)
         except httpx.ReadTimeout as exc:
             outcome["error"] = exc
 
     client = threading.Thread(target=hang_up_mid_batch)
     client.start()
     wait_until(lambda: math_stats(math_url)["in_flight_items"] == MAX_QUEUE, 10, "admitted")
-    while_full = post(math_url, [{"response": "\\boxed{4}", "answer": "4"}])
+    while_full = post_items(math_url, "/math", [{"response": "\\boxed{4}", "answer": "4"}])
     assert while_full.status_code == 503 and while_full.headers["Retry-After"] == "3"
     error = while_full.json()["error"]
     assert error["code"] == "overloaded" and f"max_queue_items={MAX_QUEUE}" in error["message"]
@@ -80,8 +76,9 @@ def test_full_queue_is_503_with_retry_after_and_a_hang_up_gives_the_places_back(
     # well before the batch could have run to its end (4 x 8 s), its places are free again
     wait_until(lambda: math_stats(math_url)["in_flight_items"] == 0, 15, "given back")
     assert math_stats(math_url)["timeouts"] == 0  # no item ran to its deadline: cancelled
-    full = post(
+    full = post_items(
         math_url,
+        "/math",
         [
             {"id": "a", "response": "\\boxed{4}", "answer": "4"},
             {"id": "b", "response": "\\boxed{5}", "answer": "4"},

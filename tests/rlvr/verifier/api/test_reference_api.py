@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import httpx
 
 from rlvr.formats.choice import from_mmlu
 from rlvr.formats.gym import problems
+from tests.support.http import verdicts
 
 OPTIONS = ["London", "Paris", "Rome", "Berlin"]
-
-
-def _post(url: str, path: str, items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    response = httpx.post(f"{url}{path}", json={"items": items}, timeout=60)
-    assert response.status_code == 200, response.text
-    return response.json()["results"]
 
 
 def test_choice_reads_committed_labels_and_refuses_hedges(verifier_url: str) -> None:
@@ -30,7 +24,7 @@ def test_choice_reads_committed_labels_and_refuses_hedges(verifier_url: str) -> 
         {"id": "wrong", "response": "Answer: (C)", "answer": "B"},
         {"id": "roman", "response": "The answer is (iv).", "answer": "IV", "num_options": 5},
     ]
-    results = _post(verifier_url, "/choice", items)
+    results = verdicts(verifier_url, "/choice", items)
     assert [(r["id"], r["status"], r["reward"], r["reason"]) for r in results] == [
         ("box", "passed", 1.0, "correct"),
         ("text", "passed", 1.0, "correct"),
@@ -58,7 +52,7 @@ def test_answer_matches_aliases_numbers_and_grades_f1(verifier_url: str) -> None
         {"response": "Answer: the Eiffel Tower in Paris", "answer": "Eiffel Tower", "match": "f1"},
         {"response": "Answer: Lyon", "answer": "Paris"},
     ]
-    results = _post(verifier_url, "/answer", items)
+    results = verdicts(verifier_url, "/answer", items)
     assert [(r["status"], r["reason"]) for r in results] == [
         ("passed", "correct"),
         ("passed", "correct"),
@@ -83,7 +77,7 @@ def test_gym_scores_with_the_tasks_own_scorer_and_keeps_partial_scores(verifier_
         _gym_item("rubiks_cube", "U U'"),  # a move list that does not solve: a small score
         {**_gym_item("basic_arithmetic", right), "response": "no tags here"},
     ]
-    results = _post(verifier_url, "/gym", items)
+    results = verdicts(verifier_url, "/gym", items)
     assert [(r["status"], r["reason"]) for r in results] == [
         ("passed", "correct"),
         ("failed", "wrong"),
@@ -103,7 +97,7 @@ def test_gym_kills_a_scorer_past_its_deadline_and_the_next_item_is_scored(
         _gym_item("countdown", "9**9**9**9", timeout_s=1.0),
         _gym_item("basic_arithmetic", right),
     ]
-    spinning, after = _post(verifier_url, "/gym", items)
+    spinning, after = verdicts(verifier_url, "/gym", items)
     assert (spinning["status"], spinning["reward"], spinning["reason"]) == (
         "timed_out",
         0.0,
@@ -132,7 +126,7 @@ def test_verify_routes_the_new_domains_and_keeps_order(verifier_url: str) -> Non
         {"domain": "gym", **_gym_item("basic_arithmetic", right)},
         {"domain": "choice", "response": "A or B", "answer": "B"},
     ]
-    results = _post(verifier_url, "/verify", items)
+    results = verdicts(verifier_url, "/verify", items)
     assert [(r["domain"], r["status"]) for r in results] == [
         ("choice", "passed"),
         ("math", "passed"),

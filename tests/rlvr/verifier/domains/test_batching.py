@@ -14,6 +14,8 @@ from rlvr.schemas.math import MathResult
 from rlvr.verifier.domains.batching import (
     MAX_DETAIL_CHARS,
     Admission,
+    MissingResultError,
+    every_result,
     item_result,
     item_timeout_s,
     reward_for,
@@ -163,3 +165,21 @@ def test_result_detail_is_clipped_and_safe_to_encode() -> None:
     assert len(result.detail) == MAX_DETAIL_CHARS
     result.model_dump_json()  # a lone surrogate would raise here
     assert result.detail.startswith("?x")
+
+
+def test_every_result_keeps_a_full_batch_in_input_order() -> None:
+    results = [item_result(MathResult, str(i), Status.passed, "ok", 0.0) for i in range(3)]
+    assert every_result(list(results), "math batch") == results
+
+
+def test_a_slot_left_empty_fails_the_batch_naming_where_not_a_shorter_list() -> None:
+    """The filter it replaces returned 2 results for 3 items: every id after the gap shifted."""
+    done = item_result(MathResult, "a", Status.passed, "ok", 0.0)
+    with pytest.raises(
+        MissingResultError, match=r"math batch: no result for 1 of 3 items \(at 1\)"
+    ):
+        every_result([done, None, done], "math batch")
+    with pytest.raises(
+        MissingResultError, match=r"no result for 12 of 12 items \(at 0, .*9, \.\.\.\)"
+    ):
+        every_result([None] * 12, "mixed batch")

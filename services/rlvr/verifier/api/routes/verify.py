@@ -33,6 +33,7 @@ from rlvr.verifier.api.batch import judge_batch
 from rlvr.verifier.api.body import BoundedJsonRoute
 from rlvr.verifier.api.cancel import cancel_on_disconnect
 from rlvr.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
+from rlvr.verifier.domains.batching import every_result
 from rlvr.verifier.errors import VerifierError
 from rlvr.verifier.metrics import ServiceMetrics
 
@@ -95,7 +96,7 @@ async def verify_mixed(
     for indices, results in zip(groups.values(), per_domain, strict=True):
         for index, result in zip(indices, results, strict=True):
             ordered[index] = result
-    return [r for r in ordered if r is not None]
+    return every_result(ordered, "mixed batch")
 
 
 @router.post(

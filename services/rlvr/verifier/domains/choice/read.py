@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rlvr.verifier.domains.choice.labels import LabelSet
+from rlvr.schemas.choice_labels import LabelSet
 from rlvr.verifier.domains.reference.committed import (
     Committed,
     Source,

@@ -7,15 +7,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from rlvr.schemas.choice import ChoiceItem, ChoiceResult
-from rlvr.schemas.common import Status
-from rlvr.verifier.domains.batching import item_result
-from rlvr.verifier.domains.choice.config import ChoiceSettings
-from rlvr.verifier.domains.choice.labels import (
+from rlvr.schemas.choice_labels import (
     DEFAULT_OPTION_COUNT,
     LabelSet,
     infer_kind,
     label_set,
 )
+from rlvr.schemas.common import Status
+from rlvr.verifier.domains.batching import item_result
+from rlvr.verifier.domains.choice.config import ChoiceSettings
 from rlvr.verifier.domains.choice.read import ChoiceReason, read_choice
 from rlvr.verifier.domains.reference.inline import InlineVerifier
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from rlvr.verifier.domains.template_tokens import strip_end_tokens
+from rlvr.schemas.template_tokens import strip_end_tokens
 from rlvr.verifier.sandbox.wire.languages import LANGUAGES
 
 # A line that starts with a fence (after spaces/tabs): the fence, and the rest of the line.

@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.schemas.gym import GymItem, GymResult
-from rlvr.verifier.domains.batching import Admission, item_result, item_timeout_s
+from rlvr.verifier.domains.batching import Admission, every_result, item_result, item_timeout_s
 from rlvr.verifier.domains.gym.config import GymSettings
 from rlvr.verifier.domains.gym.extract import Extracted, extract_gym_answer
 from rlvr.verifier.domains.gym.scoring import score_answer, score_many, warm
@@ -65,7 +65,7 @@ class GymVerifier:
             for chunk, chunk_results in zip(chunks, done, strict=True):
                 for index, result in zip(chunk, chunk_results, strict=True):
                     results[index] = result
-            return [result for result in results if result is not None]
+            return every_result(results, "gym batch")
 
     async def _score_chunk(self, items: list[GymItem], found: list[Extracted]) -> list[GymResult]:
         """One worker call for the chunk within its smallest deadline; item by item if that

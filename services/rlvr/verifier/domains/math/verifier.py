@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.schemas.math import MathItem, MathResult
-from rlvr.verifier.domains.batching import Admission, item_result, item_timeout_s
+from rlvr.verifier.domains.batching import Admission, every_result, item_result, item_timeout_s
 from rlvr.verifier.domains.lru import BoundedLru
 from rlvr.verifier.domains.math.cache import CachedOutcome, TimedOut
 from rlvr.verifier.domains.math.config import MathSettings
@@ -84,7 +84,7 @@ class MathVerifier:
             done = await asyncio.gather(*(coroutine for _, coroutine in slow))
             for (index, _), result in zip(slow, done, strict=True):
                 results[index] = result
-        return [r for r in results if r is not None]
+        return every_result(results, "math batch")
 
     def _judge_all(self, items: Sequence[MathItem]) -> list[Judged]:
         fallback = self.settings.fallback

@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from rlvr.schemas.choice import ChoiceItem
-from rlvr.verifier.domains.choice.labels import infer_kind, label_set
+from rlvr.schemas.choice_labels import infer_kind, label_set
 from rlvr.verifier.domains.choice.read import ChoiceReason, read_choice
 from rlvr.verifier.domains.choice.verifier import judge_choice
 

@@ -6,29 +6,14 @@ so "the next job is unaffected" is tested where it matters.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from tests.support.server import service_fixture
 
-import httpx
-import pytest
-
-from tests.support.server import running_service
-
-
-@pytest.fixture(scope="session")
-def code_url(docker_engine: None) -> Iterator[str]:
-    env = {
+code_url = service_fixture(
+    {
         "VERIFIER_CODE__POOL_SIZE": "1",
         "VERIFIER_CODE__DEFAULT_TIMEOUT_S": "3",
         "VERIFIER_LEAN__IS_ENABLED": "false",
-    }
-    with running_service(env) as url:
-        yield url
-
-
-def post_code(url: str, items: list[dict[str, Any]], timeout_s: float = 300) -> list[dict]:
-    response = httpx.post(f"{url}/code", json={"items": items}, timeout=timeout_s)
-    assert response.status_code == 200, response.text
-    results: list[dict] = response.json()["results"]
-    assert len(results) == len(items)
-    return results
+    },
+    scope="session",
+    needs_docker=True,
+)

@@ -6,6 +6,8 @@ has of failing (or cheating), written the way a model would.
 
 from __future__ import annotations
 
+import textwrap
+
 COMPILED = ("c", "cpp", "go", "java", "rust")
 NEW_LANGUAGES = ("c", "go", "java", "javascript", "rust")
 
@@ -90,4 +92,49 @@ MEMORY_BOMB = {
     "\t\tkeep = append(keep, b)\n\t\tif len(keep) < 0 {\n\t\t\tfmt.Println(keep)\n\t\t}\n\t}\n}\n",
     "rust": "fn main() { let mut keep: Vec<Vec<u8>> = Vec::new();"
     " loop { keep.push(vec![1u8; 1 << 24]); } }\n",
+}
+
+# Python items the hostile suites send after a hostile one: an honest program that must pass, and
+# a probe of the container a job leaves behind (processes, files, environment).
+ASSERT_TEST = {"kind": "assert", "code": "assert add(1, 2) == 3"}
+CALL_TEST = {"kind": "call", "fn": "add", "args": [2, 3], "expected": 5}
+STDIO_TEST = {"kind": "stdio", "stdin": "2 3\n", "stdout": "5\n"}
+CANARY_GOOD = {
+    "id": "canary",
+    "code": "import json\ndef add(a, b):\n    return json.loads(json.dumps(a + b))\n"
+    "if __name__ == '__main__':\n    print(sum(map(int, input().split())))\n",
+    "tests": [ASSERT_TEST, CALL_TEST, STDIO_TEST],
+}
+PROBE = {
+    "id": "probe",
+    "code": textwrap.dedent(
+        """
+        import os, sys, json, builtins
+        def probe():
+            pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+            return {
+                "processes": len(pids),
+                "tmp": sorted(os.listdir("/tmp")),
+                "work": sorted(os.listdir(".")),
+                "json_ok": json.dumps([1]) == "[1]",
+                "abs_ok": builtins.abs(-2) == 2,
+                "env": sorted(os.environ),
+            }
+        """
+    ),
+    "tests": [
+        {
+            "kind": "call",
+            "fn": "probe",
+            "expected": {
+                # PID 1, the zygote, and this process
+                "processes": 3,
+                "tmp": ["w"],
+                "work": ["solution.py"],
+                "json_ok": True,
+                "abs_ok": True,
+                "env": ["HOME", "LANG", "PATH"],
+            },
+        }
+    ],
 }

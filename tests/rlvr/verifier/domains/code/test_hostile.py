@@ -12,13 +12,16 @@ from typing import Any
 
 import pytest
 
-from tests.rlvr.verifier.domains.code.conftest import post_code
+from tests.rlvr.verifier.domains.code.language_programs import (
+    ASSERT_TEST,
+    CALL_TEST,
+    CANARY_GOOD,
+    PROBE,
+    STDIO_TEST,
+)
+from tests.support.http import post_code
 
 pytestmark = [pytest.mark.docker]
-
-ASSERT_TEST = {"kind": "assert", "code": "assert add(1, 2) == 3"}
-CALL_TEST = {"kind": "call", "fn": "add", "args": [2, 3], "expected": 5}
-STDIO_TEST = {"kind": "stdio", "stdin": "2 3\n", "stdout": "5\n"}
 
 
 def hack(code: str, tests: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
@@ -308,46 +311,6 @@ HACKS: dict[str, dict[str, Any]] = {
         "code": "int main(){ return 0; }\n",
         "tests": [STDIO_TEST],
     },
-}
-
-CANARY_GOOD = {
-    "id": "canary",
-    "code": "import json\ndef add(a, b):\n    return json.loads(json.dumps(a + b))\n"
-    "if __name__ == '__main__':\n    print(sum(map(int, input().split())))\n",
-    "tests": [ASSERT_TEST, CALL_TEST, STDIO_TEST],
-}
-PROBE = {
-    "id": "probe",
-    "code": textwrap.dedent(
-        """
-        import os, sys, json, builtins
-        def probe():
-            pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
-            return {
-                "processes": len(pids),
-                "tmp": sorted(os.listdir("/tmp")),
-                "work": sorted(os.listdir(".")),
-                "json_ok": json.dumps([1]) == "[1]",
-                "abs_ok": builtins.abs(-2) == 2,
-                "env": sorted(os.environ),
-            }
-        """
-    ),
-    "tests": [
-        {
-            "kind": "call",
-            "fn": "probe",
-            "expected": {
-                # PID 1, the zygote, and this process
-                "processes": 3,
-                "tmp": ["w"],
-                "work": ["solution.py"],
-                "json_ok": True,
-                "abs_ok": True,
-                "env": ["HOME", "LANG", "PATH"],
-            },
-        }
-    ],
 }
 
 

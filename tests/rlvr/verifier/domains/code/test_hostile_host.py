@@ -9,7 +9,6 @@ hours) shows the loop stayed free. The bounds are generous on purpose: this is n
 
 from __future__ import annotations
 
-import json
 import textwrap
 import threading
 import time
@@ -20,7 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.server import running_service
+from tests.support.http import verdicts
+from tests.support.server import service_fixture
 
 pytestmark = [pytest.mark.docker]
 
@@ -32,15 +32,14 @@ HONEST = {
 }
 
 
-@pytest.fixture(scope="module")
-def url(docker_engine: None) -> Iterator[str]:
-    env = {
+url = service_fixture(
+    {
         "VERIFIER_CODE__POOL_SIZE": "2",
         "VERIFIER_CODE__DEFAULT_TIMEOUT_S": "5",
         "VERIFIER_LEAN__IS_ENABLED": "false",
-    }
-    with running_service(env) as base:
-        yield base
+    },
+    needs_docker=True,
+)
 
 
 @contextmanager
@@ -68,21 +67,10 @@ def health_watch(base: str) -> Iterator[list[float]]:
         thread.join()
 
 
-def post(base: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    body = json.dumps({"items": items})  # ASCII-escaped: lone surrogates travel as \\udxxx
-    response = httpx.post(
-        f"{base}/code", content=body, headers={"content-type": "application/json"}, timeout=600
-    )
-    assert response.status_code == 200, response.text[:2000]
-    results: list[dict[str, Any]] = response.json()["results"]
-    assert len(results) == len(items)
-    return results
-
-
 def hostile_round(base: str, items: list[dict[str, Any]]) -> tuple[list[dict], list[float]]:
     """The items plus an honest one in the same request, with `/health` polled meanwhile."""
     with health_watch(base) as latencies:
-        results = post(base, [*items, HONEST])
+        results = verdicts(base, "/code", [*items, HONEST], timeout_s=600)
     assert results[-1]["status"] == "passed", results[-1]
     assert latencies, "the health probe never ran"
     assert max(latencies) < HEALTH_BOUND_S, latencies
@@ -131,7 +119,9 @@ def test_a_fence_closed_right_before_an_end_token_is_a_block(url: str) -> None:
         {"response": body + tail, "tests": [{"kind": "stdio", "stdin": "", "stdout": "1\n"}]}
         for tail in tails
     ]
-    assert [r["status"] for r in post(url, items)] == ["passed"] * len(tails)
+    assert [r["status"] for r in verdicts(url, "/code", items, timeout_s=600)] == ["passed"] * len(
+        tails
+    )
 
 
 def test_a_program_that_is_not_unicode_text_is_a_failure_not_an_error(url: str) -> None:
@@ -258,7 +248,7 @@ def test_honest_values_still_pass(url: str) -> None:
         call({"a": [1, {"b": None}]}, args=["dict"]),
         call("é\x00", args=["str"]),
     ]
-    (result,) = post(url, [code_item(code, tests)])
+    (result,) = verdicts(url, "/code", [code_item(code, tests)], timeout_s=600)
     assert [t["status"] for t in result["tests"]] == ["passed"] * len(tests), result["tests"]
 
 
@@ -319,7 +309,7 @@ def test_stdio_integers_compare_exactly_and_infinities_never_match_finite_values
     url: str, printed: str, expected: str, tolerance: float, status: str
 ) -> None:
     test = {"kind": "stdio", "stdin": "", "stdout": expected + "\n", "float_tolerance": tolerance}
-    (result,) = post(url, [code_item(f"print({printed!r})\n", [test])])
+    (result,) = verdicts(url, "/code", [code_item(f"print({printed!r})\n", [test])], timeout_s=600)
     assert result["tests"][0]["status"] == status, result
 
 

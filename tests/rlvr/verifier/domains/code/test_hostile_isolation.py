@@ -18,7 +18,7 @@ import pytest
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.deadlines import COMPILE_FLOOR_S, compile_timeout_s
-from tests.rlvr.verifier.domains.code.conftest import post_code
+from tests.support.http import post_code
 from tests.support.server import running_service
 
 pytestmark = [pytest.mark.docker]

@@ -12,14 +12,12 @@ output (`error`).
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
-from tests.rlvr.verifier.domains.code.conftest import post_code
-from tests.support.server import running_service
+from tests.support.http import post_body, post_code
+from tests.support.server import service_fixture
 
 pytestmark = [pytest.mark.docker]
 
@@ -79,17 +77,16 @@ MEMFD_HOARDER = dedent(
 )
 
 
-@pytest.fixture(scope="module")
-def small_memory_url(docker_engine: None) -> Iterator[str]:
-    """A container of 256 MB, so the hoarders reach its limit quickly."""
-    env = {
+# A container of 256 MB, so the hoarders reach its limit quickly.
+small_memory_url = service_fixture(
+    {
         "VERIFIER_CODE__POOL_SIZE": "1",
         "VERIFIER_CODE__DEFAULT_TIMEOUT_S": "10",
         "VERIFIER_CODE__SANDBOX__MEMORY_MB": "256",
         "VERIFIER_LEAN__IS_ENABLED": "false",
-    }
-    with running_service(env) as url:
-        yield url
+    },
+    needs_docker=True,
+)
 
 
 def test_memory_outside_every_rlimit_kills_the_candidate_not_pid_1(small_memory_url: str) -> None:
@@ -344,12 +341,6 @@ def test_bytes_that_are_not_utf8_sent_to_a_python_interactor_are_a_wrong_answer(
 # -- items 8 and 9: request values the schema used to accept, and verdicts shared across them
 
 
-def post_raw(url: str, body: str) -> httpx.Response:
-    """A body as a stranger writes it (`Infinity`, `NaN`: JSON as Python's parser reads it)."""
-    headers = {"content-type": "application/json"}
-    return httpx.post(f"{url}/code", content=body, headers=headers, timeout=120)
-
-
 def test_a_non_finite_tolerance_or_an_expected_value_nested_too_deep_is_a_422(
     code_url: str,
 ) -> None:
@@ -358,7 +349,7 @@ def test_a_non_finite_tolerance_or_an_expected_value_nested_too_deep_is_a_422(
     deep = '{"kind": "call", "fn": "f", "expected": ' + "[" * 400 + "]" * 400 + "}"
     for test in (call, stdio, deep):
         item = '{"code": "def f(): pass", "tests": [' + test + "]}"
-        response = post_raw(code_url, '{"items": [' + item + "]}")
+        response = post_body(code_url, "/code", '{"items": [' + item + "]}", timeout_s=120)
         assert response.status_code == 422, response.text
         assert "Traceback" not in response.text
 
@@ -370,7 +361,7 @@ def test_a_pass_against_null_is_not_copied_to_nan_or_the_infinities(code_url: st
         '{"code": "def f(): return None", "tests": [' + test + expected + "}]}"
         for expected in ("null", "Infinity", "-Infinity", "NaN")
     ]
-    response = post_raw(code_url, '{"items": [' + ", ".join(items) + "]}")
+    response = post_body(code_url, "/code", '{"items": [' + ", ".join(items) + "]}", timeout_s=120)
     assert response.status_code == 200, response.text
     results = response.json()["results"]
     assert [r["reward"] for r in results] == [1.0, 0.0, 0.0, 0.0], results

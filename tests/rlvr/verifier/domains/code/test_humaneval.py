@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from rlvr_train.data import humaneval_check_code
-from tests.rlvr.verifier.domains.code.conftest import post_code
+from tests.support.http import post_code
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 

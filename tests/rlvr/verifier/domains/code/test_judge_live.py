@@ -9,24 +9,22 @@ and that what must not be reused (timeouts across requests, different programs) 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.rlvr.verifier.domains.code.conftest import post_code
-from tests.support.server import REUSE, running_service
+from tests.support.http import post_code
+from tests.support.server import REUSE, service_fixture
 
 pytestmark = [pytest.mark.docker]
 
 
-@pytest.fixture(scope="module")
-def code_url(docker_engine: None) -> Iterator[str]:
-    """A one-container service with the reuse of verdicts on (the test suite's default is off)."""
-    env = {"VERIFIER_CODE__POOL_SIZE": "1", "VERIFIER_LEAN__IS_ENABLED": "false", **REUSE}
-    with running_service(env) as url:
-        yield url
+# A one-container service with the reuse of verdicts on (the test suite's default is off).
+code_url = service_fixture(
+    {"VERIFIER_CODE__POOL_SIZE": "1", "VERIFIER_LEAN__IS_ENABLED": "false", **REUSE},
+    needs_docker=True,
+)
 
 
 ECHO_DOUBLE = "n = int(input())\nprint(2 * n if n < 3 else 0)\n"

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.rlvr.verifier.domains.code.conftest import post_code
-from tests.rlvr.verifier.domains.code.test_hostile import PROBE
+from tests.rlvr.verifier.domains.code.language_programs import PROBE
+from tests.support.http import post_code
 
 pytestmark = [pytest.mark.docker]
 

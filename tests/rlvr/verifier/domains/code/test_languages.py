@@ -12,7 +12,7 @@ from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.sandbox.host.docker import DockerBackend
-from tests.rlvr.verifier.domains.code.conftest import post_code
+from tests.support.http import post_code
 from tests.rlvr.verifier.domains.code.language_programs import (
     ADD,
     COMPILE_ERROR,
@@ -21,6 +21,7 @@ from tests.rlvr.verifier.domains.code.language_programs import (
     MEMORY_BOMB,
     RUNTIME_ERROR,
 )
+from tests.support.http import post_code
 
 pytestmark = [pytest.mark.docker]
 

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rlvr.schemas.lean import LeanItem
 from rlvr.verifier.domains.lean.config import LeanSettings
+from rlvr.verifier.domains.lean.verifier import LeanVerifier, open_lean_verifier
 from tests.support.docker_engine import docker_is_required, require_docker_engine
 
 FAKE_REPL = Path(__file__).with_name("fake_repl.py")
@@ -69,3 +73,31 @@ def require_stand_in_image() -> None:
         if docker_is_required():
             pytest.fail(message)
         pytest.skip(message)
+
+
+# -- the UNSAFE local stand-in, for the plumbing tests (`test_pool.py`, `test_admission.py`)
+
+STATEMENT = "theorem add_zero' (a : Nat) : a + 0 = a := by sorry"
+HONEST = "theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp"
+
+
+def fake_command() -> str:
+    return f"{sys.executable} {FAKE_REPL}"
+
+
+@asynccontextmanager
+async def lean(
+    log: Path | None = None, accumulate: bool = False, **overrides: Any
+) -> AsyncIterator[LeanVerifier]:
+    command = fake_command()
+    if log is not None:
+        command = f"env FAKE_REPL_LOG={log} {command}"
+    if accumulate:
+        command = f"env FAKE_REPL_ACCUMULATE=1 {command}"
+    settings = LeanSettings(isolation="unsafe_process", repl_command=command, **overrides)
+    async with open_lean_verifier(settings) as verifier:
+        yield verifier
+
+
+def item(proof: str = HONEST, **fields: Any) -> LeanItem:
+    return LeanItem(statement=fields.pop("statement", STATEMENT), proof=proof, **fields)

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from tests.rlvr.verifier.domains.lean.support import container_env, require_stand_in_image
+from tests.support.http import post_items
 from tests.support.server import running_service
 
 API_KEY = "lean-test-key-" + "k" * 24
@@ -38,8 +39,7 @@ def lean_url() -> Iterator[str]:
 
 def post(url: str, items: Sequence[Mapping[str, object]]) -> httpx.Response:
     # the key of the Lean service here; a service without one ignores the header
-    headers = {"X-API-Key": API_KEY}
-    return httpx.post(f"{url}/lean", json={"items": items}, timeout=60, headers=headers)
+    return post_items(url, "/lean", items, timeout_s=60, headers={"X-API-Key": API_KEY})
 
 
 def test_honest_proof_passes_with_messages_and_axioms(lean_url: str) -> None:

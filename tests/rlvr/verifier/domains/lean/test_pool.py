@@ -12,10 +12,7 @@ production isolation, a locked-down container, are in `test_container.py`.
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,32 +23,7 @@ from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.verifier.domains.lean.config import LeanSettings
 from rlvr.verifier.domains.lean.verifier import LeanVerifier, open_lean_verifier
 from rlvr.verifier.errors import Overloaded, PayloadTooLarge
-from tests.rlvr.verifier.domains.lean.support import FAKE_REPL
-
-STATEMENT = "theorem add_zero' (a : Nat) : a + 0 = a := by sorry"
-HONEST = "theorem add_zero' (a : Nat) : a + 0 = a := by\n  simp"
-
-
-def fake_command() -> str:
-    return f"{sys.executable} {FAKE_REPL}"
-
-
-@asynccontextmanager
-async def lean(
-    log: Path | None = None, accumulate: bool = False, **overrides: Any
-) -> AsyncIterator[LeanVerifier]:
-    command = fake_command()
-    if log is not None:
-        command = f"env FAKE_REPL_LOG={log} {command}"
-    if accumulate:
-        command = f"env FAKE_REPL_ACCUMULATE=1 {command}"
-    settings = LeanSettings(isolation="unsafe_process", repl_command=command, **overrides)
-    async with open_lean_verifier(settings) as verifier:
-        yield verifier
-
-
-def item(proof: str = HONEST, **fields: Any) -> LeanItem:
-    return LeanItem(statement=fields.pop("statement", STATEMENT), proof=proof, **fields)
+from tests.rlvr.verifier.domains.lean.support import HONEST, STATEMENT, item, lean
 
 
 async def one(verifier: LeanVerifier, proof: str = HONEST, **fields: Any) -> LeanResult:

@@ -15,7 +15,7 @@ from tests.rlvr.verifier.domains.math.adversarial_cases import (
     RESTATEMENTS,
 )
 from tests.rlvr.verifier.domains.math.natural_cases import NATURAL
-from tests.rlvr.verifier.domains.math.test_cases import CONVENTIONS, SETTINGS, judge_in_process
+from tests.support.math_judge import SETTINGS, judge_in_process
 
 
 def test_every_family_of_the_issue_has_probes() -> None:
@@ -51,19 +51,9 @@ def test_natural_set_spans_the_answer_types() -> None:
     assert {"interval", "tuple", "matrix", "choice", "text", "time"} <= kinds
 
 
-def _judged_with_problem(problem: str, response: str, answer: str) -> tuple[bool, str]:
-    judged = judge(response, answer, CONVENTIONS, SETTINGS.fallback, problem)
-    if judged.slow is not None:
-        verdict = grade(judged.slow, CONVENTIONS)
-        return verdict.is_equal, verdict.detail
-    if judged.verdict is not None:
-        return judged.verdict.is_equal, judged.verdict.detail
-    return False, judged.failure or ""
-
-
 @pytest.mark.parametrize(("problem", "response", "answer"), RESTATEMENTS)
 def test_answer_that_restates_the_problem_fails(problem: str, response: str, answer: str) -> None:
-    is_equal, detail = _judged_with_problem(problem, response, answer)
+    is_equal, detail = judge_in_process(response, answer, problem)
     assert is_equal is False, detail
 
 
@@ -71,7 +61,7 @@ def test_answer_that_restates_the_problem_fails(problem: str, response: str, ans
 def test_answer_found_in_the_problem_text_is_not_a_restatement(
     problem: str, response: str, answer: str
 ) -> None:
-    is_equal, detail = _judged_with_problem(problem, response, answer)
+    is_equal, detail = judge_in_process(response, answer, problem)
     assert is_equal is True, detail
 
 

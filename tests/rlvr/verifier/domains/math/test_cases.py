@@ -8,28 +8,8 @@ from __future__ import annotations
 import pytest
 
 import rlvr.verifier.domains.math.prewarm  # noqa: F401 — quiet math-verify's warnings
-from rlvr.verifier.domains.math.config import MathSettings
-from rlvr.verifier.domains.math.grade import grade
-from rlvr.verifier.domains.math.judge import judge
-from rlvr.verifier.domains.math.verdict import Conventions
 from tests.rlvr.verifier.domains.math.cases import CASES, Case
-
-SETTINGS = MathSettings()  # the defaults a deployment gets
-CONVENTIONS = Conventions(
-    percent=SETTINGS.percent,
-    min_rounded_digits=SETTINGS.min_rounded_digits,
-    rel_tol=SETTINGS.rel_tol,
-)
-
-
-def judge_in_process(response: str, answer: str) -> tuple[bool, str]:
-    judged = judge(response, answer, CONVENTIONS, SETTINGS.fallback)
-    if judged.slow is not None:
-        verdict = grade(judged.slow, CONVENTIONS)
-        return verdict.is_equal, verdict.detail
-    if judged.verdict is not None:
-        return judged.verdict.is_equal, judged.verdict.detail
-    return False, judged.failure or ""
+from tests.support.math_judge import judge_in_process
 
 
 def test_table_is_big_and_balanced() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.rlvr.verifier.domains.math.test_cases import judge_in_process
+from tests.support.math_judge import judge_in_process
 
 VARIABLES = st.sampled_from(["x", "y", "t", "n"])
 

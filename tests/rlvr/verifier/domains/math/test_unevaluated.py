@@ -11,7 +11,7 @@ import sympy
 
 from rlvr.verifier.domains.math.parsing import to_sympy
 from rlvr.verifier.domains.math.unevaluated import forms
-from tests.rlvr.verifier.domains.math.test_cases import judge_in_process
+from tests.support.math_judge import judge_in_process
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-LabelKind = Literal["letters", "numbers", "roman"]  # as `rlvr.schemas.choice.LabelKind`
+LabelKind = Literal["letters", "numbers", "roman"]
 DEFAULT_OPTION_COUNT = 10  # A-J, 1-10, I-X when neither the options nor their count are sent
 MAX_OPTION_COUNT = 26
 _ROMAN: tuple[str, ...] = (

@@ -14,7 +14,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.support.server import free_port
+from rlvr.verifier.testing._service import free_port
 
 RAY = str(Path(sys.executable).with_name("ray"))
 LOOPBACK = "127.0.0.1"  # every Ray address stays on loopback
