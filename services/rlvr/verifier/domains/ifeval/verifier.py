@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.schemas.ifeval import IfevalItem, IfevalResult
-from rlvr.verifier.domains.batching import Admission, item_result, item_timeout_s
+from rlvr.verifier.domains.batching import Admission, every_result, item_result, item_timeout_s
 from rlvr.verifier.domains.ifeval.config import IfevalSettings
 from rlvr.verifier.domains.ifeval.judge import Judgement, judge
 from rlvr.verifier.domains.ifeval.language import warm_up
@@ -131,7 +131,7 @@ class IfevalVerifier:
             results[index] = result
         for index, result in zip(pooled, pooled_results, strict=True):
             results[index] = result
-        return [r for r in results if r is not None]
+        return every_result(results, "ifeval batch")
 
     def _is_inline(self, item: IfevalItem) -> bool:
         """Short enough to judge on the service's thread: `inline_max_chars`, or the lower
