@@ -51,8 +51,10 @@ class MathVerifier:
         self.cache: BoundedLru[tuple[str, bool, str, bool], CachedOutcome] = BoundedLru(
             settings.cache_size
         )
-        # the workers' time shared round-robin across concurrent batches (see fair.py)
-        self.share = FairShare(settings.workers)
+        # the workers' time shared round-robin across concurrent batches (see fair.py); two
+        # places per worker keep one task queued in the pool, so no worker idles while the
+        # event loop hands it the next one
+        self.share = FairShare(2 * settings.workers)
         self.fast_items = 0
         self.slow_items = 0
 
