@@ -2,7 +2,7 @@
 
 The pool (pebble) runs its tasks first in, first out: a client's batch of 5,000 slow items
 queued there ahead of another client's batch of 4 would make the small one wait for all of
-them. So only a few tasks per worker (`slots`; the verifier uses two per worker) are handed to
+them. So only a few tasks per worker (`slots`; the verifier uses four per worker) are handed to
 the pool at once, and a free place goes to the batches waiting for one in turn: the head item
 of the next batch in the rotation, after which that batch goes to the back. A batch that
 arrives waits for the tasks already handed over and at most one item of each batch ahead of

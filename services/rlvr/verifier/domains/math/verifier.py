@@ -32,6 +32,7 @@ from rlvr.verifier.domains.math.workers import Outcome, WorkerPool, preload_in_f
 log = logging.getLogger(__name__)
 
 _GRADER_MODULE = "rlvr.verifier.domains.math.prewarm"
+PLACES_PER_WORKER = 4  # tasks handed to the pool per worker at once (the fair share's places)
 preload_in_forkserver(_GRADER_MODULE)  # before any pool starts the process's forkserver
 
 
@@ -51,10 +52,10 @@ class MathVerifier:
         self.cache: BoundedLru[tuple[str, bool, str, bool], CachedOutcome] = BoundedLru(
             settings.cache_size
         )
-        # the workers' time shared round-robin across concurrent batches (see fair.py); two
-        # places per worker keep one task queued in the pool, so no worker idles while the
-        # event loop hands it the next one
-        self.share = FairShare(2 * settings.workers)
+        # the workers' time shared round-robin across concurrent batches (see fair.py); a few
+        # places per worker keep tasks queued in the pool, so no worker idles while a loaded
+        # event loop hands it the next one (two per worker measured 25 % fewer items/s)
+        self.share = FairShare(PLACES_PER_WORKER * settings.workers)
         self.fast_items = 0
         self.slow_items = 0
 
