@@ -54,7 +54,8 @@ class MathVerifier:
         )
         # the workers' time shared round-robin across concurrent batches (see fair.py); a few
         # places per worker keep tasks queued in the pool, so no worker idles while a loaded
-        # event loop hands it the next one (two per worker measured 25 % fewer items/s)
+        # event loop hands it the next one (two per worker: 18 items/s against the pool's own
+        # 24 on a loaded machine, four: 28 against 19; see benchmarks/RESULTS.md)
         self.share = FairShare(PLACES_PER_WORKER * settings.workers)
         self.fast_items = 0
         self.slow_items = 0
