@@ -166,13 +166,17 @@ def table(rows: list[tuple[str, Run, Run]]) -> str:
     return "\n".join(lines)
 
 
+# a shared machine under load may take minutes to start a service; the run is not timed then
+STARTUP_TIMEOUT_S = 600.0
+
+
 @contextmanager
 def service(url: str | None) -> Iterator[str]:
     if url:
         with nullcontext(url) as given:
             yield given
         return
-    with running_service({"VERIFIER_CODE__IS_ENABLED": "false"}) as started:
+    with running_service({"VERIFIER_CODE__IS_ENABLED": "false"}, STARTUP_TIMEOUT_S) as started:
         yield started
 
 
@@ -226,7 +230,8 @@ def main() -> None:
     lenient_misses: list[tuple[Labelled, dict[str, object]]] = []
     if not args.no_lenient:
         with running_service(
-            {"VERIFIER_CODE__IS_ENABLED": "false", "VERIFIER_MATH__FALLBACK": "math_and_number"}
+            {"VERIFIER_CODE__IS_ENABLED": "false", "VERIFIER_MATH__FALLBACK": "math_and_number"},
+            STARTUP_TIMEOUT_S,
         ) as lenient_url:
             rows.insert(
                 3,

@@ -12,7 +12,9 @@ TRL averages over a logging step), and with `log_extra` each sample's verdict go
 completions table (`<name>/status`, `<name>/detail`).
 
 Dataset columns read, per function (the completion is always sent as the item's `response`):
-- `math_reward`: `answer` (the ground truth); optional `timeout_s`.
+- `math_reward`: `answer` (the ground truth); optional `timeout_s`. The problem text goes along
+  (a `problem` column, else the prompt TRL passes), so an answer that restates one of the
+  problem's expressions earns nothing; `verify_reward` does the same for its math rows.
 - `code_reward`: `tests` (a list of test objects, or that list JSON-encoded); optional
   `language`, `timeout_s`, `memory_mb`. The server runs the last fenced code block.
 - `lean_reward`: `statement`; optional `header`, `timeout_s`. The server checks the last
@@ -60,7 +62,7 @@ from rlvr.client import (
 from rlvr.formats.ifeval import FormatError, constraints_from_ground_truth
 from rlvr.schemas.common import ItemResult, Status
 from rlvr.schemas.run import RunCodeResponse, RunStatus, Verdict
-from rlvr.schemas.verify import LabelError, item_from_label, label_text
+from rlvr.schemas.verify import LabelError, item_from_label, label_text, with_problem
 
 log = logging.getLogger(__name__)
 
@@ -252,6 +254,22 @@ def mixed_items(texts: Sequence[str], columns: Mapping[str, Any]) -> list[dict[s
     ]
 
 
+def with_problems(
+    items: Sequence[dict[str, Any]], columns: Mapping[str, Any], prompts: Sequence[Any]
+) -> list[dict[str, Any]]:
+    """Each math item with its problem text: the dataset's `problem` column when it has one,
+    else the prompt TRL gave (a string, or the last user message of a chat). An answer that
+    restates one of the problem's expressions is then refused."""
+    column = columns.get("problem")
+    out = []
+    for row, item in enumerate(items):
+        problem = column[row] if column is not None and row < len(column) else None
+        if not isinstance(problem, str) and row < len(prompts):
+            problem = prompt_text(prompts[row])
+        out.append(with_problem(item, problem if isinstance(problem, str) else None))
+    return out
+
+
 def status_counts(results: Sequence[ItemResult]) -> dict[str, int]:
     counts = Counter(r.status for r in results)
     return {status.value: counts.get(status, 0) for status in Status}
@@ -339,6 +357,8 @@ def make_reward_function(
         items = (
             ifeval_items(texts, columns, prompts) if domain == "ifeval" else build(texts, columns)
         )
+        if domain in ("math", "mixed"):
+            items = with_problems(items, columns, prompts)
         verifier = clients.get()
         try:
             results: Sequence[ItemResult]

@@ -26,6 +26,10 @@ The service URL and key come from `base_url=` / `api_key=` keyword arguments (ve
 client per process and URL (verl's reward workers are processes). `compute_score_batch` sends a
 whole batch in one (chunked, concurrent) call, for verl's `BatchRewardManager`;
 `compute_score_async` is for verl's async reward loop.
+
+A math sample carries its problem text (`extra_info["question"]`, `"problem"` or `"prompt"`, where
+verl's preprocessing puts it) as the item's `problem`: an answer that restates one of the
+problem's expressions is refused.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from rlvr.schemas.verify import (
     VerifyResult,
     item_from_label,
     label_text,
+    with_problem,
 )
 
 _lock = threading.Lock()
@@ -163,7 +168,23 @@ def item_for(
     ground_truth = routed_label(data_source, ground_truth, extra_info)
     if isinstance(ground_truth, Mapping):
         ground_truth = dict(ground_truth)
-    return item_from_label(label_text(ground_truth), response)
+    return with_problem(item_from_label(label_text(ground_truth), response), problem_of(extra_info))
+
+
+# where verl's preprocessing scripts keep the problem text in `extra_info` (gsm8k: `question`)
+PROBLEM_KEYS = ("question", "problem", "prompt")
+
+
+def problem_of(extra_info: Mapping[str, Any] | None) -> str | None:
+    """The problem text of a sample, from its `extra_info` (verl does not pass the prompt to a
+    reward function; its data preprocessing keeps the question there), or None."""
+    if not isinstance(extra_info, Mapping):
+        return None
+    for key in PROBLEM_KEYS:
+        value = extra_info.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
 
 
 def checked_item(

@@ -265,3 +265,16 @@ def item_from_label(label: str, response: str) -> dict[str, Any]:
 
 
 VERIFY_ITEM_ADAPTER: TypeAdapter[VerifyItem] = TypeAdapter(VerifyItem)
+
+
+# the service reads this much of a math item's `problem` (the adapters send no more)
+PROBLEM_CHARS = 8_000
+
+
+def with_problem(item: dict[str, Any], problem: str | None) -> dict[str, Any]:
+    """A math item (as a dict) with the problem text, the prompt, as its `problem`, so an
+    answer that restates one of the problem's expressions is refused; items of other domains,
+    and a label that carries its own `problem`, are left as they are."""
+    if not problem or item.get("domain", "math") != "math" or item.get("problem"):
+        return item
+    return {**item, "problem": problem[:PROBLEM_CHARS]}

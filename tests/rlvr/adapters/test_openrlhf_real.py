@@ -160,3 +160,22 @@ async def test_openrlhfs_http_client_with_a_bos_and_a_mangled_prompt(url: str) -
     assert info["rewards"] == [1.0, 0.0, 0.0]
     assert info["extra_logs"]["verifier_prompt_mismatch"] == [0.0, 0.0, 1.0]
     assert info["extra_logs"]["verifier_error"] == [0.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("completion", "reward"),
+    [
+        ("So \\boxed{3x+2x}.", 0.0),  # the problem's own expression, restated
+        ("So \\boxed{5x}.", 1.0),
+    ],
+)
+async def test_an_answer_restating_the_prompts_expression_earns_nothing(
+    url: str, tokenizer: Any, completion: str, reward: float
+) -> None:
+    """The prompt goes to the math verifier as the item's `problem`: `3x+2x` equals the ground
+    truth `5x`, but it is the problem's own expression, so it is refused."""
+    output = await rollout_reward(
+        url, tokenizer, "Write $3x + 2x$ as a single term.", completion, "5x"
+    )
+    assert output["reward"] == [reward]
+    assert output["extra_logs"]["verifier_error"] == [0.0]

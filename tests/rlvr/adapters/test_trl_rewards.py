@@ -45,6 +45,40 @@ async def test_math_reward_scores_plain_and_chat_completions(
     }
 
 
+async def test_math_reward_sends_the_prompt_so_a_restated_expression_earns_nothing(
+    verifier_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """TRL's call shape with a conversational dataset: the last user message is the problem;
+    `3x+2x` equals the ground truth `5x` but restates the problem, so only `5x` is paid. A
+    `problem` column, when the dataset has one, is used instead."""
+    monkeypatch.setenv("VERIFIER_URL", verifier_url)
+    chat = [{"role": "user", "content": "Write $3x + 2x$ as a single term."}]
+    rewards = await math_reward(
+        prompts=[chat, chat, [{"role": "user", "content": "Simplify."}]],
+        completions=[
+            [{"role": "assistant", "content": "\\boxed{3x+2x}"}],
+            [{"role": "assistant", "content": "\\boxed{5x}"}],
+            [{"role": "assistant", "content": "\\boxed{3x+2x}"}],
+        ],
+        answer=["5x"] * 3,
+        trainer_state=None,
+    )
+    assert rewards == [0.0, 1.0, 1.0]
+    from_column = await math_reward(
+        prompts=["Simplify."] * 2,
+        completions=["\\boxed{3x+2x}", "\\boxed{5x}"],
+        answer=["5x"] * 2,
+        problem=["Write $3x + 2x$ as a single term."] * 2,
+    )
+    assert from_column == [0.0, 1.0]
+    mixed = await verify_reward(
+        prompts=["Write $3x + 2x$ as a single term."] * 2,
+        completions=["\\boxed{3x+2x}", "\\boxed{5x}"],
+        label=["5x", "5x"],
+    )
+    assert mixed == [0.0, 1.0]
+
+
 async def test_verify_reward_reads_the_domain_column(verifier_url: str) -> None:
     reward = make_reward_function("mixed", base_url=verifier_url)
     rewards = await reward(

@@ -19,7 +19,7 @@ from tests.support.packages import require_packages
 
 require_packages("verl", "tensordict")  # imported by the tests below, through verl
 
-WORDS = ["<pad>", "<unk>", "Q", "\\boxed{4}", "\\boxed{5}", "so"]
+WORDS = ["<pad>", "<unk>", "Q", "\\boxed{4}", "\\boxed{5}", "so", "\\boxed{3x+2x}", "\\boxed{5x}"]
 
 
 def _tokenizer() -> Any:
@@ -31,7 +31,9 @@ def _tokenizer() -> Any:
     return PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="<pad>", unk_token="<unk>")
 
 
-def _batch(responses: list[list[str]], ground_truths: list[Any]) -> Any:
+def _batch(
+    responses: list[list[str]], ground_truths: list[Any], extra_infos: list[Any] | None = None
+) -> Any:
     """A DataProto as verl's rollout leaves it: left-padded prompts, right-padded responses."""
     from verl import DataProto
 
@@ -49,7 +51,7 @@ def _batch(responses: list[list[str]], ground_truths: list[Any]) -> Any:
         non_tensors={
             "data_source": np.array(["math"] * len(responses), dtype=object),
             "reward_model": np.array([{"ground_truth": g} for g in ground_truths], dtype=object),
-            "extra_info": np.array([{} for _ in responses], dtype=object),
+            "extra_info": np.array(extra_infos or [{} for _ in responses], dtype=object),
         },
     )
 
@@ -108,3 +110,25 @@ def test_verl_loads_the_adapter_by_package_path(verifier_url: str) -> None:
     scored = compute_score("math", "so \\boxed{4}", "4")
     assert scored["score"] == 1.0
     assert compute_score("math", "so \\boxed{5}", "4")["score"] == 0.0
+
+
+def test_a_restated_problem_expression_earns_nothing_in_both_managers(verifier_url: str) -> None:
+    """verl's gsm8k-style preprocessing keeps the question in `extra_info`; the adapter sends it
+    as the math item's `problem`, so `3x+2x` (equal to the ground truth `5x`, but the problem's
+    own expression) earns nothing, while `5x` does."""
+    from verl.workers.reward_manager import BatchRewardManager, NaiveRewardManager
+
+    responses = [["\\boxed{3x+2x}"], ["\\boxed{5x}"], ["\\boxed{3x+2x}"]]
+    question = {"question": "Write $3x + 2x$ as a single term."}
+    extras = [dict(question), dict(question), {}]  # the last row has no question: not refused
+    expected = [0.0, 1.0, 1.0]
+    batch_manager = BatchRewardManager(
+        _tokenizer(), 0, compute_score=adapter.compute_score_batch, base_url=verifier_url
+    )
+    out: Any = batch_manager(_batch(responses, ["5x"] * 3, extras), return_dict=True)
+    assert out["reward_extra_info"]["passed"] == expected
+    compute_score = functools.partial(adapter.compute_score, base_url=verifier_url)
+    naive = NaiveRewardManager(_tokenizer(), 0, compute_score=compute_score)
+    extras = [dict(question), dict(question), {}]
+    out = naive(_batch(responses, ["5x"] * 3, extras), return_dict=True)
+    assert out["reward_extra_info"]["score"] == expected

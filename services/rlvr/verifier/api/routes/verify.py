@@ -28,6 +28,7 @@ from rlvr.schemas.verify import (
     item_from_label,
     label_text,
     response_of,
+    with_problem,
 )
 from rlvr.verifier.api.batch import judge_batch
 from rlvr.verifier.api.body import BoundedJsonRoute
@@ -138,7 +139,8 @@ def items_from_openrlhf(body: OpenRLHFRequest) -> list[VerifyItem | None]:
     ):
         response = response_of(query, prompt)
         try:
-            raw = item_from_label(label_text(label), response or "")
+            # the prompt is the problem: an answer restating its expressions is refused
+            raw = with_problem(item_from_label(label_text(label), response or ""), prompt)
             item = VERIFY_ITEM_ADAPTER.validate_python(raw)
         except LabelError as exc:
             raise InvalidLabels(f"labels[{index}]: {exc}") from exc

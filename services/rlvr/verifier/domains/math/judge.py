@@ -18,7 +18,8 @@ from rlvr.verifier.domains.math.extract import (
 from rlvr.verifier.domains.math.fast import decide_fast
 from rlvr.verifier.domains.math.form import form_refusal
 from rlvr.verifier.domains.math.normalize import Normalized, normalize, top_level_parts
-from rlvr.verifier.domains.math.numbers import Number, parse_number
+from rlvr.verifier.domains.math.numbers import Number, format_number, parse_number
+from rlvr.verifier.domains.math.units import conversion_factor
 from rlvr.verifier.domains.math.verdict import Conventions, SlowJob, Verdict
 
 MAX_NORMALIZE_CHARS = 12_000  # longer "answers" are not answers (and keep the GIL phase short)
@@ -64,6 +65,8 @@ def judge(
     )
     if refused is not None:
         return Judged(extracted, Verdict(False, refused, gold.latex[:200], pred.latex[:200]), None)
+    if gold.unit is not None and pred.unit is not None and gold.unit != pred.unit:
+        return Judged(extracted, converted_verdict(gold, pred), None)
     verdict = decide_fast(gold, pred, conv)
     if verdict is not None:
         return Judged(extracted, verdict, None)
@@ -85,11 +88,30 @@ def parts_refusal(gold: Normalized, pred: Normalized) -> str | None:
         return pred.refusal
     if gold.lhs is not None and pred.lhs is not None and gold.lhs != pred.lhs:
         return f"the answer names {pred.lhs}, the ground truth names {gold.lhs}"
-    if gold.unit is not None and pred.unit is not None and gold.unit != pred.unit:
-        return f"unit {pred.unit!r} where the ground truth's unit is {gold.unit!r}"
     if pred.is_roots and gold.latex.lstrip("\\left").startswith(("(", "[")):
         return "values of one unknown (a set of roots) where an ordered pair or interval is due"
     return form_refusal(gold.latex, pred.latex)
+
+
+def converted_verdict(gold: Normalized, pred: Normalized) -> Verdict:
+    """Two values with different units: equal only when the units convert (`units.py`) and the
+    answer's value, converted, is exactly the ground truth's (`6000 m` for `6 km`, not `6 m`).
+    A conversion is judged between plain numbers; any other value with another unit is refused."""
+    assert gold.unit is not None and pred.unit is not None
+    shown_gold, shown_pred = f"{gold.latex} {gold.unit}", f"{pred.latex} {pred.unit}"
+    factor = conversion_factor(pred.unit, gold.unit)
+    if factor is None or gold.is_percent or pred.is_percent:
+        detail = f"unit {pred.unit!r} where the ground truth's unit is {gold.unit!r}"
+        return Verdict(False, detail, shown_gold, shown_pred)
+    gold_number, pred_number = parse_number(gold.key), parse_number(pred.key)
+    if gold_number is None or pred_number is None:
+        detail = f"unit {pred.unit!r} for {gold.unit!r}: a conversion is judged on plain numbers"
+        return Verdict(False, detail, shown_gold, shown_pred)
+    converted = pred_number.value * factor
+    if converted == gold_number.value:
+        return Verdict(True, f"{shown_pred} = {shown_gold} (converted)", shown_gold, shown_pred)
+    detail = f"{shown_pred} is {format_number(converted)} {gold.unit}, expected {shown_gold}"
+    return Verdict(False, detail, shown_gold, shown_pred)
 
 
 MAX_PROBLEM_CHARS = 8_000  # the problem text read for restatements (it comes first)

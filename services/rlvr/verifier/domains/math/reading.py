@@ -321,6 +321,8 @@ def _singular(word: str) -> str:
 def _singular_form(word: str) -> str:
     if word in ("feet",):
         return "foot"
+    if word in _UNIT_WORDS:
+        return word  # `m/s`, `cm/s` are not plurals
     if word.endswith("ches") or word.endswith("xes"):
         return word[:-2]
     if word.endswith("s") and len(word) > 2 and not word.endswith("ss"):

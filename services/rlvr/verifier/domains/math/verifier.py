@@ -23,6 +23,7 @@ from rlvr.verifier.domains.batching import Admission, every_result, item_result,
 from rlvr.verifier.domains.lru import BoundedLru
 from rlvr.verifier.domains.math.cache import CachedOutcome, TimedOut
 from rlvr.verifier.domains.math.config import MathSettings
+from rlvr.verifier.domains.math.fair import FairShare
 from rlvr.verifier.domains.math.grade import grade, grade_timed
 from rlvr.verifier.domains.math.judge import Judged, judge
 from rlvr.verifier.domains.math.verdict import Conventions, SlowJob, Verdict
@@ -31,6 +32,7 @@ from rlvr.verifier.domains.math.workers import Outcome, WorkerPool, preload_in_f
 log = logging.getLogger(__name__)
 
 _GRADER_MODULE = "rlvr.verifier.domains.math.prewarm"
+PLACES_PER_WORKER = 4  # tasks handed to the pool per worker at once (the fair share's places)
 preload_in_forkserver(_GRADER_MODULE)  # before any pool starts the process's forkserver
 
 
@@ -50,6 +52,11 @@ class MathVerifier:
         self.cache: BoundedLru[tuple[str, bool, str, bool], CachedOutcome] = BoundedLru(
             settings.cache_size
         )
+        # the workers' time shared round-robin across concurrent batches (see fair.py); a few
+        # places per worker keep tasks queued in the pool, so no worker idles while a loaded
+        # event loop hands it the next one (two per worker: 18 items/s against the pool's own
+        # 24 on a loaded machine, four: 28 against 19; see benchmarks/RESULTS.md)
+        self.share = FairShare(PLACES_PER_WORKER * settings.workers)
         self.fast_items = 0
         self.slow_items = 0
 
@@ -62,6 +69,7 @@ class MathVerifier:
         judged = await asyncio.to_thread(self._judge_all, items)
         results: list[MathResult | None] = [None] * len(items)
         slow: list[tuple[int, Awaitable[MathResult]]] = []
+        batch = object()  # this request's place in the workers' rotation
         for index, (item, verdict) in enumerate(zip(items, judged, strict=True)):
             if verdict.slow is None:
                 results[index] = _final_result(item, verdict, time.perf_counter() - started)
@@ -76,7 +84,7 @@ class MathVerifier:
                 # the quick attempts of this batch's own slow items ahead of this one are its
                 # batch's cost, not an overload: they extend the time it may wait for a worker
                 ahead_s = (len(slow) // self.settings.workers + 1) * self.settings.quick_attempt_s
-                slow.append((index, self._slow(item, verdict, timeout_s, started, ahead_s)))
+                slow.append((index, self._slow(item, verdict, timeout_s, started, batch, ahead_s)))
         self.fast_items += len(items) - len(slow)
         self.slow_items += len(slow)
         if slow:
@@ -99,6 +107,7 @@ class MathVerifier:
         judged: Judged,
         timeout_s: float,
         batch_started: float,
+        batch: object,
         ahead_s: float = 0.0,
     ) -> MathResult:
         job = judged.slow
@@ -107,7 +116,7 @@ class MathVerifier:
         attempt = _Attempt()
         try:
             outcome, spent_s = await asyncio.wait_for(
-                self._grade_in_pool(job, timeout_s, attempt), patience_s
+                self._grade_in_pool(job, timeout_s, attempt, batch), patience_s
             )
         except TimeoutError:
             if attempt.quick_timed_out:
@@ -132,26 +141,33 @@ class MathVerifier:
         return _error(item, judged.extracted, outcome.message, spent_s)
 
     async def _grade_in_pool(
-        self, job: SlowJob, timeout_s: float, attempt: _Attempt
+        self, job: SlowJob, timeout_s: float, attempt: _Attempt, batch: object
     ) -> tuple[Outcome, float]:
         """The outcome and the seconds workers spent on it (queueing not included)."""
         args = (job, self.conventions)
         quick_s = self.settings.quick_attempt_s
         if 0 < quick_s < timeout_s:
-            outcome = await self.pool.run(grade_timed, args, quick_s)
+            outcome = await self._run(batch, args, quick_s)
             if outcome.kind != "timeout":
                 return _unwrap(outcome)
             attempt.quick_timed_out = True
-            # queued behind the quick attempts of the rest of the batch (pebble is FIFO)
-            outcome = await self.pool.run(grade_timed, args, timeout_s - quick_s)
+            # queued behind the quick attempts of the rest of its batch (FIFO within a batch)
+            outcome = await self._run(batch, args, timeout_s - quick_s)
             if outcome.kind == "timeout":
                 return Outcome("timeout", message=f"timed out after {timeout_s:g} s"), timeout_s
             verdict_outcome, spent_s = _unwrap(outcome)
             return verdict_outcome, quick_s + spent_s
-        outcome = await self.pool.run(grade_timed, args, timeout_s)
+        outcome = await self._run(batch, args, timeout_s)
         if outcome.kind == "timeout":
             return outcome, timeout_s
         return _unwrap(outcome)
+
+    async def _run(
+        self, batch: object, args: tuple[SlowJob, Conventions], budget_s: float
+    ) -> Outcome:
+        """One attempt in a worker, when its batch's turn in the rotation comes."""
+        async with self.share.turn(batch):
+            return await self.pool.run(grade_timed, args, budget_s)
 
     def health(self) -> DomainHealth:
         return self.pool.health(
@@ -162,6 +178,8 @@ class MathVerifier:
             cache_misses=self.cache.misses,
             fast_items=self.fast_items,
             slow_items=self.slow_items,
+            waiting_batches=self.share.waiting_batches,
+            waiting_items=self.share.waiting_items,
         )
 
 

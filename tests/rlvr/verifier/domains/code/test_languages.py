@@ -12,7 +12,6 @@ from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.sandbox.host.docker import DockerBackend
-from tests.support.http import post_code
 from tests.rlvr.verifier.domains.code.language_programs import (
     ADD,
     COMPILE_ERROR,

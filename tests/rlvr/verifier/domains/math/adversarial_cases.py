@@ -200,6 +200,20 @@ KIND_CONFUSION = [
     (_box("\\{1, 2\\}"), "(1, 2)"),
 ]
 
+# units convert only within a dimension, and only to the ground truth's exact value
+UNIT_CONVERSIONS = [
+    (_box("600 \\text{ m}"), "6 \\text{ km}"),
+    (_box("300 \\text{ cm}^2"), "3 \\text{ m}^2"),
+    (_box("2 \\text{ hours}"), "120 \\text{ seconds}"),
+    (_box("5 \\text{ kg}"), "5000 \\text{ mg}"),
+    (_box("1 \\text{ L}"), "100 \\text{ mL}"),
+    (_box("60 \\text{ km/h}"), "60 \\text{ m/s}"),
+    (_box("12 \\text{ ft}"), "12 \\text{ in}"),
+    (_box("6 \\text{ km}"), "6000 \\text{ m}^2"),
+    (_box("5\\sqrt{2} \\text{ km}"), "5\\sqrt{2} \\text{ m}"),
+    (_box("1 \\text{ mile}"), "1 \\text{ km}"),
+]
+
 FAMILIES = {
     "left_sides": LEFT_SIDES,
     "units_and_words": UNITS_AND_WORDS,
@@ -214,6 +228,7 @@ FAMILIES = {
     "forms_radicals": FORMS_RADICALS,
     "forms_operations": FORMS_OPERATIONS,
     "kind_confusion": KIND_CONFUSION,
+    "unit_conversions": UNIT_CONVERSIONS,
 }
 ADVERSARIAL = [(family, r, a) for family, rows in FAMILIES.items() for r, a in rows]
 

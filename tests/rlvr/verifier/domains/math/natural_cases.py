@@ -120,6 +120,12 @@ UNITS = [
     ("unit", _math("25\\%"), "25"),
     ("unit", _math("0.25"), "25\\%"),
     ("unit", _math("10\\pi \\text{ cm}^2"), "10\\pi"),
+    ("unit", _math("6000 \\text{ m}"), "6 \\text{ km}"),
+    ("unit", _math("1.5 \\text{ kg}"), "1500 \\text{ g}"),
+    ("unit", _math("120 \\text{ minutes}"), "2 \\text{ hours}"),
+    ("unit", _math("30000 \\text{ cm}^2"), "3 \\text{ m}^2"),
+    ("unit", _math("5 \\text{ m/s}"), "18 \\text{ km/h}"),
+    ("unit", _math("12 \\text{ inches}"), "1 \\text{ foot}"),
 ]
 
 SETS_INTERVALS = [
