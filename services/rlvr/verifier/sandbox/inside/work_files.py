@@ -13,9 +13,7 @@ from rlvr.verifier.sandbox.wire.protocol import Job
 
 def is_plain_path(path: str) -> bool:
     """Relative, with no empty, `.` or `..` component: a path that stays in the work dir."""
-    return not path.startswith("/") and all(
-        part not in ("", ".", "..") for part in path.split("/")
-    )
+    return not path.startswith("/") and all(part not in ("", ".", "..") for part in path.split("/"))
 
 
 def work_files(job: Job, own: dict[str, bytes]) -> dict[str, bytes]:
