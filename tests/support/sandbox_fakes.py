@@ -131,6 +131,8 @@ class FakeSupervisor:
         self.output_limit = 1 << 20
         self.runs: list[bytes] = []  # the stdin of every program run, in order
         self.compiles = 0
+        self.fetch_paths: list[str] = []  # `/run_code`'s fetch_files, set by the job runner
+        self.fetched: dict[str, str] = {}
 
     def prepare_dir(self, files: dict[str, bytes], executable: str | None = None) -> str:
         if not self.is_clean:
