@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 import nltk.tokenize
 
 from rlvr.verifier.domains.ifeval.language import warm_up
-from rlvr.verifier.domains.ifeval.stopwords import ENGLISH_STOPWORDS
 from rlvr.verifier.domains.ifeval.text import sentence_tokenizer
+from rlvr.verifier.domains.ifeval.wordlists import ENGLISH_STOPWORDS
 
 
 class ReferenceVerdict(NamedTuple):

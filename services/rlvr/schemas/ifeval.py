@@ -246,15 +246,16 @@ def normalize_kwargs(instruction_id: str, kwargs: Mapping[str, Any]) -> dict[str
         close = difflib.get_close_matches(instruction_id, INSTRUCTION_KWARGS, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise ValueError(f"unknown instruction id {instruction_id!r}{hint}")
+    if not spec and not kwargs:
+        return {}  # most instructions take no arguments: nothing to check
     given = {k: v for k, v in kwargs.items() if v is not None}
-    unknown = sorted(set(given) - set(spec))
-    if unknown:
-        raise ValueError(
-            f"{instruction_id} takes {sorted(spec) or 'no arguments'}; unknown: {unknown}"
-        )
-    missing = sorted(set(spec) - set(given))
-    if missing:
-        raise ValueError(f"{instruction_id} needs {missing}")
+    if given.keys() != spec.keys():  # one comparison in the usual case, the sets on a mistake
+        unknown = sorted(set(given) - set(spec))
+        if unknown:
+            raise ValueError(
+                f"{instruction_id} takes {sorted(spec) or 'no arguments'}; unknown: {unknown}"
+            )
+        raise ValueError(f"{instruction_id} needs {sorted(set(spec) - set(given))}")
     normalized = {name: _check_value(name, kind, given[name]) for name, kind in spec.items()}
     if (
         instruction_id == "count:word_count_range"

@@ -16,7 +16,6 @@ from typing import Any
 import syllapy
 
 from rlvr.verifier.domains.ifeval.checks import Check
-from rlvr.verifier.domains.ifeval.stopwords import ENGLISH_STOPWORDS
 from rlvr.verifier.domains.ifeval.text import (
     PUNCTUATION_SPACE,
     count_words,
@@ -24,6 +23,7 @@ from rlvr.verifier.domains.ifeval.text import (
     without_punctuation,
     words,
 )
+from rlvr.verifier.domains.ifeval.wordlists import ENGLISH_STOPWORDS, PRONOUNS
 
 _DIGIT_RUN = re.compile(r"\d+")  # one class run: linear
 
@@ -297,46 +297,9 @@ def sentence_keyword(text: str, kwargs: Mapping[str, Any]) -> Check:
     return Check(met, f"{keyword!r} {'in' if met else 'not in'} sentence {wanted}")
 
 
-_PRONOUNS = frozenset(
-    [
-        "i",
-        "me",
-        "my",
-        "mine",
-        "myself",
-        "we",
-        "us",
-        "our",
-        "ours",
-        "ourselves",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-        "he",
-        "him",
-        "his",
-        "himself",
-        "she",
-        "her",
-        "hers",
-        "herself",
-        "it",
-        "its",
-        "itself",
-        "they",
-        "them",
-        "their",
-        "theirs",
-        "themselves",
-    ]
-)
-
-
 def pronouns(text: str, kwargs: Mapping[str, Any]) -> Check:
     tokens = without_punctuation(text.replace("/", " ").lower()).split()
-    count, wanted = sum(1 for t in tokens if t in _PRONOUNS), kwargs["N"]
+    count, wanted = sum(1 for t in tokens if t in PRONOUNS), kwargs["N"]
     return Check(count >= wanted, f"{count} pronouns; needed at least {wanted}")
 
 

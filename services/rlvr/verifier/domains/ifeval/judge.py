@@ -63,7 +63,7 @@ def _argument_texts(item: IfevalItem) -> Iterable[str]:
 def not_an_answer(item: IfevalItem) -> str | None:
     """Why the response is not an answer (empty, or nothing but the prompt's and the
     constraints' words), or None when it has words of its own."""
-    if not item.response.strip():
+    if not item.response or item.response.isspace():
         return "empty response: not an answer, no constraint is met"
     own = iter_words(item.response)  # lazily: most answers show a word of their own early
     first = next(own, None)
@@ -74,6 +74,8 @@ def not_an_answer(item: IfevalItem) -> str | None:
     given = {word.lower() for text in _argument_texts(item) for word in words(text)}
     if item.prompt:
         given.update(word.lower() for word in words(item.prompt))
+    if not given:
+        return None  # nothing given to repeat (no prompt, no text arguments): an answer
     if first.lower() in given and all(word.lower() in given for word in own):
         return (
             "not an answer: the response only repeats the prompt or the constraints' own "

@@ -1,41 +1,53 @@
-"""NLTK's English stop-word list (its `stopwords` corpus), as data: IFBench's `ratio:stop_words`
-counts `\\w+` tokens found in it. The corpus is NLTK data that cannot be downloaded here at
-run time; only its apostrophe-free entries are listed, since a `\\w+` token never holds an
-apostrophe (`don't` is the tokens `don` and `t`, both listed)."""
+"""The fixed English word lists IFBench's checkers count against, as data, in one place.
+
+`ENGLISH_STOPWORDS` is NLTK's English stop-word list (its `stopwords` corpus): IFBench's
+`ratio:stop_words` counts `\\w+` tokens found in it. The corpus is NLTK data that cannot be
+downloaded here at run time; only its apostrophe-free entries are listed, since a `\\w+` token
+never holds an apostrophe (`don't` is the tokens `don` and `t`, both listed).
+
+`PRONOUNS` is IFBench's `count:pronouns` list: NLTK's personal pronouns (the stop list's first
+29 entries) plus `mine` and `us`, which NLTK's list lacks. Both share one spelling of those 29
+words, so the two lists cannot drift apart.
+"""
 
 from __future__ import annotations
 
+#: The personal pronouns that open NLTK's English stop-word list, in its order.
+_PERSONAL_PRONOUNS = [
+    "i",
+    "me",
+    "my",
+    "myself",
+    "we",
+    "our",
+    "ours",
+    "ourselves",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "yourselves",
+    "he",
+    "him",
+    "his",
+    "himself",
+    "she",
+    "her",
+    "hers",
+    "herself",
+    "it",
+    "its",
+    "itself",
+    "they",
+    "them",
+    "their",
+    "theirs",
+    "themselves",
+]
+
 ENGLISH_STOPWORDS = frozenset(
     [
-        "i",
-        "me",
-        "my",
-        "myself",
-        "we",
-        "our",
-        "ours",
-        "ourselves",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-        "he",
-        "him",
-        "his",
-        "himself",
-        "she",
-        "her",
-        "hers",
-        "herself",
-        "it",
-        "its",
-        "itself",
-        "they",
-        "them",
-        "their",
-        "theirs",
-        "themselves",
+        *_PERSONAL_PRONOUNS,
         "what",
         "which",
         "who",
@@ -162,3 +174,5 @@ ENGLISH_STOPWORDS = frozenset(
         "wouldn",
     ]
 )
+
+PRONOUNS = frozenset([*_PERSONAL_PRONOUNS, "mine", "us"])
