@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 import httpx
@@ -152,6 +153,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="reference and service measured in turn this many times per mix; the table "
+        "gives medians (a loaded machine's drift then touches both alike)",
+    )
     args = parser.parse_args(argv)
     logging.getLogger().setLevel(logging.CRITICAL)  # the reference logs langdetect failures
 
@@ -169,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     with service as live:
         url, pid = (args.url, None) if live is None else (live.url, live.process.pid)
         for name, items in mixes.items():
-            report(name, items, url, pid, args.batch, args.concurrency)
+            report(name, items, url, pid, args.batch, args.concurrency, args.rounds)
 
 
 def report(
@@ -179,10 +187,20 @@ def report(
     pid: int | None,
     batch: int,
     concurrency: int,
+    rounds: int = 1,
 ) -> None:
     constraints = sum(len(i["constraints"]) for i in items)
-    ref_s, ref_cpu_s, ref_verdicts = run_reference(items)
-    our_s, our_cpu_s, our_verdicts, refused = run_ours(url, items, batch, concurrency, pid)
+    ref_runs, our_runs = [], []
+    for _ in range(max(1, rounds)):  # in turn, so that drift touches both alike
+        ref_s, ref_cpu_s, ref_verdicts = run_reference(items)
+        ref_runs.append((ref_s, ref_cpu_s))
+        our_s, our_cpu_s, our_verdicts, refused = run_ours(url, items, batch, concurrency, pid)
+        our_runs.append((our_s, our_cpu_s))
+    ref_s, ref_cpu_s = (median(run[k] for run in ref_runs) for k in (0, 1))
+    our_s = median(run[0] for run in our_runs)
+    our_cpus = [run[1] for run in our_runs if run[1] is not None]
+    our_cpu_s = median(our_cpus) if our_cpus else None
+    wall_ratios = [r[0] / o[0] for r, o in zip(ref_runs, our_runs, strict=True)]
     pairs = [
         (index, a, b)
         for index, (ours, ref) in enumerate(zip(our_verdicts, ref_verdicts, strict=True))
@@ -208,6 +226,9 @@ def report(
         else f"{'-':>7} {'-':>12} {'-':>6}"
     )
     print(f"{label:42} {our_s:7.2f} {n / our_s:8.0f} {ref_s / our_s:6.2f} {cpu}")
+    if rounds > 1:
+        spread = ", ".join(f"{ratio:.2f}" for ratio in wall_ratios)
+        print(f"medians of {rounds} rounds in turn; wall ratio per round: {spread}")
     print(
         f"agreement per constraint (strict): {agree}/{constraints} = {agree / constraints:.4f}; "
         f"{by_refusal} of the {constraints - agree} differences are responses ours refuses "
