@@ -13,7 +13,10 @@ import asyncio
 import os
 import socket
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import docker
 
 POOL_LABEL = "rlvr.pool"
 OWNER_LABEL = "rlvr.pool.owner"
@@ -103,6 +106,29 @@ def locked_down(
         args["mem_limit"] = f"{memory_mb}m"
         args["memswap_limit"] = f"{memory_mb}m"
     return args
+
+
+# What `containers.create` takes that belongs to the container itself, not its host config.
+_CONTAINER_KEYS = {
+    "image", "command", "user", "stdin_open", "tty", "detach", "environment", "labels",
+    "hostname", "working_dir", "name",
+}  # fmt: skip
+
+
+def create_unmasked(client: docker.DockerClient, name: str, args: dict[str, Any]) -> str:
+    """`containers.create(name=name, **args)` with `/proc` unmasked (HostConfig `MaskedPaths`
+    and `ReadonlyPaths` empty): the kernel mounts a fresh proc in a user namespace only where
+    no mount hides part of the container's. Nothing is readable through it that the
+    container's unprivileged uid could not read anyway (`kcore`, `keys`, `sysrq-trigger` are
+    root's). Returns the container's id."""
+    own = {key: value for key, value in args.items() if key in _CONTAINER_KEYS}
+    host = {key: value for key, value in args.items() if key not in _CONTAINER_KEYS}
+    own.pop("detach", None)
+    host_config = client.api.create_host_config(**host)
+    host_config["MaskedPaths"] = []
+    host_config["ReadonlyPaths"] = []
+    created = client.api.create_container(name=name, host_config=host_config, **own)
+    return str(created["Id"])
 
 
 async def open_attach(

@@ -24,6 +24,7 @@ from rlvr.verifier.docker_engine import (
     STDOUT,
     AttachRefused,
     UnsupportedDockerHost,
+    create_unmasked,
     locked_down,
     open_attach,
     orphaned,
@@ -32,6 +33,7 @@ from rlvr.verifier.docker_engine import (
     socket_path,
 )
 from rlvr.verifier.sandbox.host.backend import SandboxLost, SandboxUnavailable
+from rlvr.verifier.sandbox.host.engine_seccomp import engine_security_opt
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, bootstrap_payload
 from rlvr.verifier.sandbox.wire.frames import encode_frame, take_frame
@@ -53,6 +55,8 @@ def hardened_container_args(
         pids_limit=settings.pids_limit,
         cpus=settings.cpus,
     )
+    if settings.job_namespaces != "off":  # a job spawner unshares and mounts (engine_seccomp.py)
+        args["security_opt"] = [*args["security_opt"], engine_security_opt()]
     return {
         **pinned,
         **args,
@@ -110,12 +114,18 @@ class DockerSandbox:
     """
 
     def __init__(
-        self, container_id: str, name: str, stream: _AttachStream, has_launcher: bool = False
+        self,
+        container_id: str,
+        name: str,
+        stream: _AttachStream,
+        has_launcher: bool = False,
+        has_job_namespaces: bool = False,
     ) -> None:
         self.container_id = container_id
         self.name = name
         self.stream = stream
         self.has_launcher = has_launcher  # the image's launcher starts native runs
+        self.has_job_namespaces = has_job_namespaces  # every job in fresh namespaces
         self.jobs_done = 0
         self._alive = True
         self._lock = asyncio.Lock()
@@ -185,6 +195,8 @@ class DockerBackend:
         self._config = {
             "output_limit_bytes": settings.output_limit_bytes,
             "is_launcher_enabled": settings.is_launcher_enabled,
+            "job_namespaces": settings.job_namespaces,
+            "tmpfs_mb": settings.tmpfs_mb,
         }
         self._payload = bootstrap_payload(self._config)
 
@@ -200,8 +212,13 @@ class DockerBackend:
         uid = 100_000 + secrets.randbelow(1_000_000_000)  # per container: RLIMIT_NPROC is per uid
         name = f"rlvr-code-{self.pool_id}-{uuid.uuid4().hex[:8]}"
         args = hardened_container_args(self.settings, self.labels(), uid)
-        container = self._docker().containers.create(name=name, **args)
-        return str(container.id), name
+        client = self._docker()
+        if self.settings.job_namespaces == "off":
+            container = client.containers.create(name=name, **args)
+            return str(container.id), name
+        # Docker masks parts of /proc (kcore, sysrq-trigger...) with mounts on top, and the
+        # kernel then refuses a job's fresh /proc; the SDK has no word for `MaskedPaths`
+        return create_unmasked(client, name, args), name
 
     def _start(self, container_id: str) -> None:
         self._docker().api.start(container_id)
@@ -226,7 +243,18 @@ class DockerBackend:
             if isinstance(exc, SandboxUnavailable | asyncio.CancelledError):
                 raise
             raise SandboxUnavailable(f"cannot start sandbox {name}: {exc!r}") from exc
-        return DockerSandbox(container_id, name, stream, bool(ready.get("launcher")))
+        if self.settings.job_namespaces == "preferred" and not ready.get("job_namespaces"):
+            log.warning(
+                "code sandbox without job namespaces (jobs share its kernel state): %s",
+                ready.get("job_namespaces_error"),
+            )
+        return DockerSandbox(
+            container_id,
+            name,
+            stream,
+            has_launcher=bool(ready.get("launcher")),
+            has_job_namespaces=bool(ready.get("job_namespaces")),
+        )
 
     async def _remove_id(self, container_id: str) -> None:
         def remove() -> None:

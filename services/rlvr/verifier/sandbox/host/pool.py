@@ -217,5 +217,9 @@ class SandboxPool:
             "retired_total": self.retired_total,
             # live sandboxes whose image has the native launcher (the rest fork each run)
             "launcher_live": sum(bool(getattr(s, "has_launcher", False)) for s in self._live),
+            # live sandboxes whose jobs each get fresh namespaces (docs: "Job namespaces")
+            "job_namespaces_live": sum(
+                bool(getattr(s, "has_job_namespaces", False)) for s in self._live
+            ),
             "last_error": self.last_error,
         }

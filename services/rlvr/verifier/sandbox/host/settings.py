@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 
@@ -28,6 +30,15 @@ class DockerSandboxSettings(BaseModel):
         "image's launcher (docker/sandbox/launch.c) rather than a fork of the Python zygote: "
         "the same rules, ~2 ms less per run. Off, or without the launcher in the image, every "
         "run is forked.",
+    )
+    job_namespaces: Literal["preferred", "required", "off"] = Field(
+        "preferred",
+        description="Fresh user, PID, mount, IPC, UTS and cgroup namespaces for every job, made "
+        "by a trusted spawner inside the container: nothing one job does to kernel state (the "
+        "PID counter, /tmp and its inode numbers, cgroup counters) is visible to a later job. "
+        "It needs our engine seccomp profile and an unmasked /proc (docs: Code verifier, "
+        '"Job namespaces"). `preferred`: used where the engine allows it, the shared '
+        "container otherwise; `required`: a container without them does not start; `off`.",
     )
     start_timeout_s: float = Field(30.0, gt=0, description="Time to start one container.")
     label: str = Field("code", description="Value of the `rlvr.pool` label on our containers.")

@@ -77,7 +77,14 @@ def main(config: dict[str, Any]) -> None:
         return
     launcher = supervisor.launcher is not None
     send_frame(
-        {"ready": True, "pid": os.getpid(), "zygote": supervisor.zygote.pid, "launcher": launcher}
+        {
+            "ready": True,
+            "pid": os.getpid(),
+            "zygote": supervisor.zygote.pid,
+            "launcher": launcher,
+            "job_namespaces": supervisor.has_job_namespaces,
+            "job_namespaces_error": supervisor.namespaces_error,
+        }
     )
     runner = JobRunner(supervisor)
     while True:
@@ -89,7 +96,9 @@ def main(config: dict[str, Any]) -> None:
         except Exception as exc:
             result = {"id": job.get("id"), "fault": f"{type(exc).__name__}: {exc}"[:1000]}
         # any anomaly retires the container: what it means was cleaned up, but it was hostile
-        result["healthy"] = supervisor.zygote.is_alive and not result.get("anomalies")
+        result["healthy"] = (
+            supervisor.zygote.is_alive and supervisor.is_clean and not result.get("anomalies")
+        )
         send_frame(result)
 
 

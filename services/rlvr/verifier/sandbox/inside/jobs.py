@@ -58,7 +58,8 @@ class JobRunner:
 
     def run_job(self, job: Job) -> JobResult:
         try:
-            result = self._run_job(job)
+            with self.supervisor.job_space():  # fresh namespaces, where the container has them
+                result = self._run_job(job)
             if job.get("artefact_key") is not None:  # what it keeps is PID 1's decision alone
                 result["artefact_keys"] = self.artefacts.keys()
             return result

@@ -24,6 +24,9 @@ SYSCALL_NUMBERS: dict[str, dict[str, int]] = {
         "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197,
         "lremovexattr": 198, "fremovexattr": 199, "setxattrat": 463, "removexattrat": 466,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "prctl": 157,
+        "unshare": 272, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
+        "chroot": 161, "clone": 56, "clone3": 435, "open_tree": 428, "move_mount": 429,
+        "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
     },
     "aarch64": {
         "prlimit64": 261, "setpriority": 140, "sched_setparam": 118,
@@ -43,6 +46,9 @@ SYSCALL_NUMBERS: dict[str, dict[str, int]] = {
         "setxattr": 5, "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14,
         "lremovexattr": 15, "fremovexattr": 16, "setxattrat": 463, "removexattrat": 466,
         "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427, "prctl": 167,
+        "unshare": 97, "setns": 268, "mount": 40, "umount2": 39, "pivot_root": 41,
+        "chroot": 51, "clone": 220, "clone3": 435, "open_tree": 428, "move_mount": 429,
+        "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
     },
 }  # fmt: skip
 

@@ -48,12 +48,16 @@ _LD_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
 _NR, _ARCH, _ARG0, _ARG1 = 0, 4, 16, 24  # offsets in struct seccomp_data (low 32 bits)
 
 
-def seccomp_program(machine: str) -> bytes:
+def seccomp_program(machine: str, for_job_spawners: bool = False) -> bytes:
     """A classic BPF seccomp filter (struct sock_filter[]) for `machine`.
 
     Another architecture's calling convention (i386 `int 0x80`, x32) is refused as a whole:
     its syscall numbers differ and would slip through. The pid arguments are C ints, so their
     low 32 bits are what the kernel uses.
+
+    `for_job_spawners`: the zygote's filter where it forks each job's spawner (`jobspace.py`),
+    which must still unshare, mount and write its uid map (dumpable for that instant); the
+    spawner then adds `job_filter_program` before any run. Otherwise those rules are here.
     """
     numbers = SYSCALL_NUMBERS[machine]
     code: list[tuple[int, int, int, int]] = [
@@ -74,13 +78,8 @@ def seccomp_program(machine: str) -> bytes:
             (_RET, 0, 0, _RET_ALLOW),
             (_RET, 0, 0, _RET_EPERM),
         ]
-    code += [  # prctl(PR_SET_DUMPABLE, ...) refused; every other prctl allowed
-        (_JEQ, 0, 4, numbers["prctl"]),
-        (_LD_ABS, 0, 0, _ARG0),
-        (_JEQ, 0, 1, _PR_SET_DUMPABLE),
-        (_RET, 0, 0, _RET_EPERM),
-        (_RET, 0, 0, _RET_ALLOW),
-    ]
+    if not for_job_spawners:
+        code += _job_rules(numbers)
     for name in _SELF_ONLY:
         code += [
             (_JEQ, 0, 4, numbers[name]),
@@ -112,6 +111,57 @@ _SETOWN_IOCTL = [0x8901, 0x8902]
 # Refused outright: a pidfd names its target opaquely, and any process's /proc/PID directory
 # opens as one (no kill call, no pid argument to check).
 _SIGNAL_DENIED = ["pidfd_send_signal"]
+
+
+# Namespaces and mounts: a run may make none (a user namespace would give it every capability
+# over the namespaces it makes next: kernel surface no program needs), nor enter, mount or
+# change its root. `clone` is checked for namespace flags; `clone3` (flags in memory, which a
+# filter cannot read) answers ENOSYS, so the C library falls back to `clone`.
+_NAMESPACE_DENIED = [
+    "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "open_tree", "move_mount",
+    "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+]  # fmt: skip
+_CLONE_NAMESPACE_FLAGS = 0x7E020000 | 0x80  # CLONE_NEWNS .. CLONE_NEWNET, CLONE_NEWTIME
+_RET_ENOSYS = 0x00050000 | 38
+_JSET = 0x45
+
+
+def _job_rules(numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
+    """What a run may never do, past the zygote's own needs: PR_SET_DUMPABLE, namespaces,
+    mounts (the accumulator holds the syscall number on entry and on exit)."""
+    code: list[tuple[int, int, int, int]] = [  # prctl(PR_SET_DUMPABLE, ...); other prctl ok
+        (_JEQ, 0, 4, numbers["prctl"]),
+        (_LD_ABS, 0, 0, _ARG0),
+        (_JEQ, 0, 1, _PR_SET_DUMPABLE),
+        (_RET, 0, 0, _RET_EPERM),
+        (_RET, 0, 0, _RET_ALLOW),
+    ]
+    for name in _NAMESPACE_DENIED:
+        code += [(_JEQ, 0, 1, numbers[name]), (_RET, 0, 0, _RET_EPERM)]
+    code += [
+        (_JEQ, 0, 1, numbers["clone3"]),
+        (_RET, 0, 0, _RET_ENOSYS),
+        (_JEQ, 0, 4, numbers["clone"]),
+        (_LD_ABS, 0, 0, _ARG0),
+        (_JSET, 0, 1, _CLONE_NAMESPACE_FLAGS),
+        (_RET, 0, 0, _RET_EPERM),
+        (_RET, 0, 0, _RET_ALLOW),
+    ]
+    return code
+
+
+def job_filter_program(machine: str) -> bytes:
+    """The rules `seccomp_program(for_job_spawners=True)` leaves out, as a filter of their own:
+    a job's spawner installs it on itself once its namespaces are made, before any run."""
+    code: list[tuple[int, int, int, int]] = [
+        (_LD_ABS, 0, 0, _ARCH),
+        (_JEQ, 1, 0, _ARCHES[machine]),
+        (_RET, 0, 0, _RET_EPERM),
+        (_LD_ABS, 0, 0, _NR),
+        *_job_rules(SYSCALL_NUMBERS[machine]),
+        (_RET, 0, 0, _RET_ALLOW),
+    ]
+    return b"".join(struct.pack("<HBBI", *instruction) for instruction in code)
 
 
 def signal_filter_program(machine: str, pid: int) -> bytes:

@@ -14,10 +14,11 @@ import os
 import selectors
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypedDict, cast
 
 from rlvr.verifier.sandbox.inside.fds import write_all
+from rlvr.verifier.sandbox.inside.jobspace import JobSpace
 from rlvr.verifier.sandbox.inside.launcher import Launcher, launchable
 from rlvr.verifier.sandbox.inside.procs import (
     decode_status,
@@ -27,7 +28,7 @@ from rlvr.verifier.sandbox.inside.procs import (
 )
 from rlvr.verifier.sandbox.inside.wipe import wipe_dir, wipe_ipc
 from rlvr.verifier.sandbox.inside.work_files import read_work_files
-from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, SpawnRequest, Zygote
+from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, SpawnRequest, Zygote, ZygoteLost
 from rlvr.verifier.sandbox.wire.protocol import Limits
 
 SHM_ROOT = "/dev/shm"
@@ -295,10 +296,47 @@ class Supervisor:
         # and before the wipe (`read_work_files`), left in `fetched` for the job
         self.fetch_paths: list[str] = []
         self.fetched: dict[str, str] = {}
-        self.zygote = Zygote()
-        # native runs start through the image's launcher (None: the zygote forks them)
-        self.launcher = Launcher.open() if config.get("is_launcher_enabled", True) else None
+        self.tmpfs_mb = int(config.get("tmpfs_mb", 64))
+        self.base_zygote, self.namespaces_error = _start_zygote(
+            self.tmpfs_mb, str(config.get("job_namespaces", "off"))
+        )
+        self.has_job_namespaces = self.namespaces_error is None
+        self.zygote = self.base_zygote  # a job's spawner while a job runs in its namespaces
+        self.jobspace: JobSpace | None = None
+        self.work_root = WORK_ROOT  # where PID 1 writes and wipes the work dir (runs: WORK_ROOT)
+        # native runs start through the image's launcher (None: the zygote forks them); in job
+        # namespaces every run is the job spawner's (the launcher would start it outside them)
+        is_launcher_enabled = config.get("is_launcher_enabled", True)
+        use_launcher = is_launcher_enabled and not self.has_job_namespaces
+        self.launcher = Launcher.open() if use_launcher else None
         self.attributes = self.snapshot()
+
+    # -- a job's namespaces
+
+    @contextlib.contextmanager
+    def job_space(self) -> Iterator[None]:
+        """Run a job in fresh namespaces (where the container has them): its spawner forks the
+        job's runs, PID 1 writes their files in the job's tmpfs. Nothing of it outlives it."""
+        if not self.has_job_namespaces:
+            yield
+            return
+        try:
+            space = JobSpace.open(self.base_zygote, self.tmpfs_mb)
+        except (OSError, ZygoteLost) as exc:
+            self.is_clean = False  # the container cannot give this job its namespaces: retired
+            why = f"not run: the job's namespaces could not be made ({exc})"
+            raise ContainerDirty(why) from exc
+        self.jobspace, self.zygote, self.work_root = space, space.zygote, space.work_root
+        try:
+            yield
+        finally:
+            self.jobspace, self.zygote, self.work_root = None, self.base_zygote, WORK_ROOT
+            space.close()
+
+    def trusted_pids(self) -> set[int]:
+        """PID 1, the zygote and the job's spawner and init: what a sweep never kills."""
+        space = self.jobspace.pids if self.jobspace is not None else set()
+        return {1, os.getpid(), self.base_zygote.pid, *space}
 
     # -- cleanup
 
@@ -318,7 +356,7 @@ class Supervisor:
             anomalies.append("zygote died")
         if self.fetch_paths:  # nothing of the run is left running: its files hold still
             try:
-                self.fetched = read_work_files(os.path.join(WORK_ROOT, "w"), self.fetch_paths)
+                self.fetched = read_work_files(os.path.join(self.work_root, "w"), self.fetch_paths)
             except Exception:
                 self.fetched = {}
         return anomalies + self._clean_places()
@@ -326,7 +364,7 @@ class Supervisor:
     def _kill_strays(self) -> list[str]:
         anomalies: list[str] = []
         reap_all()
-        keep = {1, os.getpid(), self.zygote.pid}
+        keep = self.trusted_pids()
         if other_pids(keep):
             anomalies.append("leftover process")
             with contextlib.suppress(OSError):
@@ -350,7 +388,7 @@ class Supervisor:
         session, which no other process can join): what a candidate left running once its
         main process ended must not go on talking to the judge past the candidate's time."""
         # the judge itself by pid: it may not have made its session yet (a loaded machine)
-        keep = {1, os.getpid(), self.zygote.pid, session}
+        keep = {*self.trusted_pids(), session}
         stopped = False
         try:
             for round_ in range(20):
@@ -389,12 +427,12 @@ class Supervisor:
         except Exception as exc:
             anomalies.append(f"IPC wipe failed: {type(exc).__name__}")
         self.is_clean = (
-            _left_nothing(WORK_ROOT, self.prepared) or wipe_dir(WORK_ROOT, _WIPE_BUDGET_S)
+            _left_nothing(self.work_root, self.prepared) or wipe_dir(self.work_root, _WIPE_BUDGET_S)
         ) and wipe_dir(SHM_ROOT, 1.0)
         try:
-            usage = os.statvfs(WORK_ROOT)
+            usage = os.statvfs(self.work_root)
             used = (usage.f_blocks - usage.f_bfree) * usage.f_frsize
-            if os.listdir(WORK_ROOT) or used > _TMPFS_SLACK_BYTES:
+            if os.listdir(self.work_root) or used > _TMPFS_SLACK_BYTES:
                 self.is_clean = False
         except OSError:
             self.is_clean = False
@@ -403,12 +441,12 @@ class Supervisor:
         return anomalies
 
     def snapshot(self) -> dict[int, tuple[object, ...]]:
-        return {pid: process_attributes(pid) for pid in (os.getpid(), self.zygote.pid)}
+        return {pid: process_attributes(pid) for pid in (os.getpid(), self.base_zygote.pid)}
 
     def changed_attributes(self) -> list[str]:
         """A candidate of the same uid changed PID 1's or the zygote's rlimits, nice value,
         affinity, scheduling... (seccomp forbids it; this is the second line)."""
-        if not self.zygote.is_alive:
+        if not self.base_zygote.is_alive:
             return []
         try:
             if self.snapshot() == self.attributes:
@@ -422,7 +460,7 @@ class Supervisor:
     def prepare_dir(self, files: dict[str, bytes], executable: str | None = None) -> str:
         if not self.is_clean:
             raise ContainerDirty("not run: the sandbox could not be cleaned after this program")
-        work = os.path.join(WORK_ROOT, "w")
+        work = os.path.join(self.work_root, "w")
         try:
             os.mkdir(work, 0o700)
         except OSError as exc:
@@ -436,7 +474,7 @@ class Supervisor:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o700)
             write_all(fd, data)
             os.close(fd)
-        return work
+        return os.path.join(WORK_ROOT, "w")  # as the runs see it
 
     def child_request(self, mode: str, cwd: str, limits: Limits, **extra: Any) -> SpawnRequest:
         memory = int(limits["memory_mb"]) * 1024 * 1024
@@ -587,3 +625,31 @@ def head_and_tail(text: str, head: int = 600, tail: int = 1400) -> str:
     if len(text) <= head + tail:
         return text
     return f"{text[:head]}\n[...]\n{text[-tail:]}"
+
+
+def _start_zygote(tmpfs_mb: int, mode: str) -> tuple[Zygote, str | None]:
+    """The zygote, and why jobs do not get their own namespaces (None: they do).
+
+    `mode` is the host's `job_namespaces` setting: `off`; `preferred` (tried once here: a
+    container whose engine refuses them runs jobs in its shared namespaces, and says so in
+    its ready message); `required` (refused: the container does not start)."""
+    if mode == "off":
+        return Zygote.start(), "off"
+    zygote = Zygote.start(for_job_spawners=True)
+    try:
+        JobSpace.open(zygote, tmpfs_mb).close()
+        return zygote, None
+    except (OSError, ZygoteLost) as exc:
+        why = f"{type(exc).__name__}: {exc}"[:300]
+    _stop(zygote)
+    if mode == "required":
+        raise RuntimeError(f"job namespaces are required and not available here: {why}")
+    return Zygote.start(), why  # with the whole filter: namespaces refused to every run
+
+
+def _stop(zygote: Zygote) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(zygote.pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(zygote.pid, 0)
+    zygote.sock.close()

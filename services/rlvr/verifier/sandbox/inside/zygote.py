@@ -155,9 +155,10 @@ def child_main(request: SpawnRequest, fds: list[int]) -> None:
     os._exit(FAIL_EXIT_CODE if request.get("is_judge") else 127)
 
 
-def zygote_main(sock: socket.socket) -> None:
+def zygote_main(sock: socket.socket, for_job_spawners: bool = False) -> None:
     """Confine itself with seccomp, say ready; then fork one child per spawn request and
-    report its pid, then its wait status."""
+    report its pid, then its wait status (and, `for_job_spawners`, one job spawner per job
+    request: `jobspace.py`)."""
     # Nothing but stdin, stdout (/dev/null), stderr and the socket to PID 1: every child then
     # holds only the descriptors it is given (`place_fds` relies on it).
     close_fds_but({0, 1, 2, sock.fileno()})
@@ -184,11 +185,16 @@ def zygote_main(sock: socket.socket) -> None:
     # affinity or scheduling, nor make IPC objects that outlive it. Fail closed: no filter,
     # no sandbox.
     try:
-        install_seccomp(seccomp_program(os.uname().machine))
+        install_seccomp(seccomp_program(os.uname().machine, for_job_spawners))
     except Exception as exc:
         sock.send(json.dumps({"error": f"seccomp: {type(exc).__name__}: {exc}"}).encode())
         os._exit(1)
     sock.send(json.dumps({"ready": True}).encode())
+    serve(sock)
+
+
+def serve(sock: socket.socket) -> None:
+    """The spawn loop (the zygote's, and each job spawner's): one request at a time."""
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(sock, 1 << 16, 16)
@@ -197,6 +203,9 @@ def zygote_main(sock: socket.socket) -> None:
         if not message:
             os._exit(0)
         request = json.loads(message)
+        if "jobspace" in request:
+            _fork_job_spawner(sock, request["jobspace"], fds)
+            continue
         if "group" in request:
             _spawn_group(sock, request["group"], request["counts"], fds)
             continue
@@ -210,6 +219,29 @@ def zygote_main(sock: socket.socket) -> None:
 
 # The zygote's own /proc/self/oom_score_adj, open for writing (see `open_own_oom_score_adj`).
 _OOM_FD = -1
+
+
+def _fork_job_spawner(sock: socket.socket, options: dict[str, Any], fds: list[int]) -> None:
+    """Fork a job's spawner on the socket in `fds`, through a child that exits at once: the
+    spawner is then PID 1's child (PID 1 waits for it and kills it at the job's end), and it
+    lives in the container's PID namespace, where the pids of the runs it forks are the ones
+    PID 1 sees. It reports itself on its socket; this process only says it was forked."""
+    from rlvr.verifier.sandbox.inside.jobspace import job_spawner_main
+
+    middle = os.fork()
+    if middle == 0:
+        try:
+            sock.close()
+            if _OOM_FD >= 0:
+                os.close(_OOM_FD)
+            if os.fork() == 0:
+                job_spawner_main(socket.socket(fileno=fds[0]), int(options["tmpfs_mb"]))
+        finally:
+            os._exit(0)
+    for fd in fds:
+        os.close(fd)
+    os.waitpid(middle, 0)
+    sock.send(b'{"forked": true}')
 
 
 def _fork_child(
@@ -271,7 +303,16 @@ class ZygoteLost(Exception):
 
 
 class Zygote:
-    def __init__(self) -> None:
+    """PID 1's handle on a spawner: the zygote (`start`), or a job's spawner (`jobspace.py`),
+    which speaks the same protocol."""
+
+    def __init__(self, sock: socket.socket, pid: int) -> None:
+        self.pid = pid
+        self.sock = sock
+        self.is_alive = True
+
+    @classmethod
+    def start(cls, for_job_spawners: bool = False) -> Zygote:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
@@ -280,17 +321,25 @@ class Zygote:
                 null = os.open(os.devnull, os.O_RDWR)
                 os.dup2(null, 0)
                 os.dup2(null, 1)
-                zygote_main(child)
+                zygote_main(child, for_job_spawners)
             finally:
                 os._exit(1)
         child.close()
-        self.pid = pid
-        self.sock = parent
-        self.is_alive = True
-        ready = self.receive(timeout_s=30)
+        zygote = cls(parent, pid)
+        ready = zygote.receive(timeout_s=30)
         if ready is None or not ready.get("ready"):
             detail = (ready or {}).get("error", "no answer")
             raise RuntimeError(f"the process spawner did not start: {detail}")
+        return zygote
+
+    def fork_job_spawner(self, job_sock: socket.socket, tmpfs_mb: int) -> None:
+        """Ask for a job's spawner on `job_sock` (the other end is the caller's)."""
+        self._send({"jobspace": {"tmpfs_mb": tmpfs_mb}}, [job_sock.fileno()])
+        job_sock.close()
+        reply = self.receive(timeout_s=5)
+        if reply is None or not reply.get("forked"):
+            self.is_alive = False
+            raise ZygoteLost("the sandbox's process spawner did not fork a job spawner")
 
     def _send(self, message: Mapping[str, object], fds: list[int]) -> None:
         """A request to the zygote; a zygote that is gone (a candidate killed it: the socket's

@@ -77,7 +77,7 @@ def _close(fds: list[int]) -> None:
 
 def test_the_zygotes_children_hold_only_the_descriptors_they_are_given(tmp_path: Path) -> None:
     # the zygote is forked from this test process, which holds many descriptors of its own
-    zygote = Zygote()
+    zygote = Zygote.start()
     try:
         null = os.open(os.devnull, os.O_RDONLY)
         one_r, one_w = os.pipe()

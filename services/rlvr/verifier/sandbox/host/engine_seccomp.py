@@ -1,0 +1,49 @@
+"""The seccomp profile code sandboxes run under when jobs get their own namespaces.
+
+Docker's default profile refuses `unshare`, `mount` and namespace flags to `clone` to any
+container without CAP_SYS_ADMIN, which ours never has; a job's spawner needs exactly those
+(`inside/namespaces.py`). This profile allows them and refuses, as the default one does, what
+reaches the kernel as a whole (modules, kexec, clocks, swap, reboot, BPF, perf, keyrings,
+handles, userfaultfd, ...) and every other calling convention than the host's.
+
+It is the engine's filter, the outer of two: every run is also bound by the filter the zygote
+and its job spawner install (`inside/seccomp.py`), which refuses namespaces, mounts, tracing,
+IPC that outlives a process, network socket families and more. Filters stack and the strictest
+answer wins, so what the inner one refuses, no run can do whatever this one allows.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+
+# System calls no process of a sandbox has a use for, refused with EPERM.
+REFUSED = sorted(
+    {
+        "acct", "add_key", "bpf", "chroot", "clock_adjtime", "clock_settime", "create_module",
+        "delete_module", "fanotify_init", "finit_module", "get_kernel_syms", "get_mempolicy",
+        "init_module", "io_uring_enter", "io_uring_register", "io_uring_setup", "ioperm", "iopl",
+        "kcmp", "kexec_file_load", "kexec_load", "keyctl", "lookup_dcookie", "mbind",
+        "migrate_pages", "move_pages", "name_to_handle_at", "nfsservctl", "open_by_handle_at",
+        "perf_event_open", "pidfd_getfd", "pivot_root", "process_madvise", "process_vm_readv",
+        "process_vm_writev", "ptrace", "query_module", "quotactl", "reboot", "request_key",
+        "set_mempolicy", "setns", "settimeofday", "swapoff", "swapon", "syslog", "sysfs",
+        "uselib", "userfaultfd", "ustat", "vhangup",
+    }
+)  # fmt: skip
+_ARCHITECTURES = {"x86_64": "SCMP_ARCH_X86_64", "aarch64": "SCMP_ARCH_AARCH64"}
+
+
+def engine_profile(machine: str | None = None) -> dict[str, object]:
+    """The profile as Docker takes it (`security_opt: ["seccomp=<json>"]`)."""
+    machine = machine or platform.machine()
+    return {
+        "defaultAction": "SCMP_ACT_ALLOW",
+        # only the host's own calling convention: i386 and x32 numbers are other calls
+        "architectures": [_ARCHITECTURES[machine]],
+        "syscalls": [{"names": REFUSED, "action": "SCMP_ACT_ERRNO", "errnoRet": 1}],
+    }
+
+
+def engine_security_opt(machine: str | None = None) -> str:
+    return "seccomp=" + json.dumps(engine_profile(machine), separators=(",", ":"))
