@@ -31,7 +31,13 @@ REFUSED = sorted(
         "uselib", "userfaultfd", "ustat", "vhangup",
     }
 )  # fmt: skip
-_ARCHITECTURES = {"x86_64": "SCMP_ARCH_X86_64", "aarch64": "SCMP_ARCH_AARCH64"}
+# The host's calling convention and the ones its CPU also runs (i386 and x32 on x86_64): the
+# inner filter refuses those to every run with EPERM, as under Docker's default profile; left
+# out here, they would kill the process instead.
+_ARCHITECTURES = {
+    "x86_64": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"],
+    "aarch64": ["SCMP_ARCH_AARCH64", "SCMP_ARCH_ARM"],
+}
 
 
 def engine_profile(machine: str | None = None) -> dict[str, object]:
@@ -39,8 +45,7 @@ def engine_profile(machine: str | None = None) -> dict[str, object]:
     machine = machine or platform.machine()
     return {
         "defaultAction": "SCMP_ACT_ALLOW",
-        # only the host's own calling convention: i386 and x32 numbers are other calls
-        "architectures": [_ARCHITECTURES[machine]],
+        "architectures": _ARCHITECTURES[machine],
         "syscalls": [{"names": REFUSED, "action": "SCMP_ACT_ERRNO", "errnoRet": 1}],
     }
 

@@ -75,6 +75,7 @@ def _fork_init() -> int:
     if pid == 0:
         try:
             close_fds_but({0, 1, 2, ready_w})  # the spawner's socket, the work dir...
+            os.setsid()  # a group of its own: pgid 1 names it alone, and no run joins it
             die_with_parent()
             mount_fresh_proc()
             drop_capabilities()

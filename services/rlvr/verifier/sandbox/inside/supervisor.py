@@ -304,6 +304,7 @@ class Supervisor:
         self.zygote = self.base_zygote  # a job's spawner while a job runs in its namespaces
         self.jobspace: JobSpace | None = None
         self.work_root = WORK_ROOT  # where PID 1 writes and wipes the work dir (runs: WORK_ROOT)
+        self.work_fd: int | None = None  # the job's tmpfs, open (work_root is its fd link)
         # native runs start through the image's launcher (None: the zygote forks them); in job
         # namespaces every run is the job spawner's (the launcher would start it outside them)
         is_launcher_enabled = config.get("is_launcher_enabled", True)
@@ -326,11 +327,13 @@ class Supervisor:
             self.is_clean = False  # the container cannot give this job its namespaces: retired
             why = f"not run: the job's namespaces could not be made ({exc})"
             raise ContainerDirty(why) from exc
-        self.jobspace, self.zygote, self.work_root = space, space.zygote, space.work_root
+        self.jobspace, self.zygote = space, space.zygote
+        self.work_root, self.work_fd = space.work_root, space.work_fd
         try:
             yield
         finally:
-            self.jobspace, self.zygote, self.work_root = None, self.base_zygote, WORK_ROOT
+            self.jobspace, self.zygote = None, self.base_zygote
+            self.work_root, self.work_fd = WORK_ROOT, None
             space.close()
 
     def trusted_pids(self) -> set[int]:
@@ -427,7 +430,8 @@ class Supervisor:
         except Exception as exc:
             anomalies.append(f"IPC wipe failed: {type(exc).__name__}")
         self.is_clean = (
-            _left_nothing(self.work_root, self.prepared) or wipe_dir(self.work_root, _WIPE_BUDGET_S)
+            _left_nothing(self.work_root, self.prepared)
+            or wipe_dir(self.work_root, _WIPE_BUDGET_S, self.work_fd)
         ) and wipe_dir(SHM_ROOT, 1.0)
         try:
             usage = os.statvfs(self.work_root)

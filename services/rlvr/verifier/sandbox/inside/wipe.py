@@ -12,7 +12,7 @@ import time
 from rlvr.verifier.sandbox.inside.libc import load_libc
 
 
-def wipe_dir(root: str, budget_s: float = 5.0) -> bool:
+def wipe_dir(root: str, budget_s: float = 5.0, root_fd: int | None = None) -> bool:
     """Remove everything under `root`; True when it is empty afterwards.
 
     Whatever a candidate left: unreadable (chmod 000) directories, trees deeper than any
@@ -20,10 +20,15 @@ def wipe_dir(root: str, budget_s: float = 5.0) -> bool:
     recursion and no long paths: a non-empty directory's entries are renamed up into `root`
     (dir fds, `*at` calls) and handled there in turn, so each entry moves at most once and two
     descriptors suffice at any depth. Bounded by `budget_s`: what remains then is reported (the
-    caller retires the container), never raised.
+    caller retires the container), never raised. `root_fd`: `root` as an open directory (a
+    job's tmpfs, which PID 1 reaches only by a descriptor: `root` is then its /proc/self/fd
+    link, which O_NOFOLLOW refuses).
     """
     try:
-        root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        if root_fd is not None:
+            root_fd = os.dup(root_fd)
+        else:
+            root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except FileNotFoundError:
         return True
     except OSError:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+import httpx
 import pytest
 
 from rlvr.schemas.code import CodeItem
@@ -44,7 +45,9 @@ def limits(pid):
     with open(f"/proc/{pid}/limits") as handle:
         return handle.read()
 def attributes():
-    zygote = os.getppid()
+    # in its job's namespaces a run sees its init as pid 1 and no parent (the spawner is
+    # outside them: getppid() is 0); in a shared container, PID 1 and the zygote
+    zygote = os.getppid() or 1
     return {
         "processes": {int(p) for p in os.listdir("/proc") if p.isdigit()}
         == {1, zygote, os.getpid()},
@@ -664,31 +667,17 @@ def test_compile_deadline_follows_the_item() -> None:
 
 # -- the checks themselves must not retire containers that served honest jobs
 
-CONTAINER_ID = """
-def container():
-    with open("/proc/1/stat") as handle:
-        return handle.read().rsplit(")", 1)[1].split()[19]  # PID 1's start time
-"""
-
-
 def test_honest_jobs_keep_their_container(docker_engine: None) -> None:
     """A service of its own: the shared one's container may reach `max_jobs_per_sandbox`."""
     env = {"VERIFIER_CODE__POOL_SIZE": "1", "VERIFIER_LEAN__IS_ENABLED": "false"}
-    ids = []
     with running_service(env) as url:
         for _ in range(3):
-            first, good_py, good_cpp, second = post_code(
-                url,
-                [
-                    item(CONTAINER_ID, [call("container", "?")]),
-                    CANARY_PY,
-                    CANARY_CPP,
-                    item(CONTAINER_ID, [call("container", "?")]),
-                ],
-            )
+            good_py, good_cpp = post_code(url, [CANARY_PY, CANARY_CPP])
             assert good_py["reward"] == 1.0 and good_cpp["reward"] == 1.0
-            ids += [first["tests"][0]["detail"], second["tests"][0]["detail"]]
-    assert len(set(ids)) == 1, ids
+        pool = httpx.get(f"{url}/health").json()["domains"]["code"]["stats"]
+    # one container started, none retired (jobs cannot tell containers apart from inside:
+    # each job has its own init as pid 1)
+    assert (pool["started_total"], pool["retired_total"]) == (1, 0), pool
 
 
 @pytest.mark.parametrize(
@@ -865,10 +854,14 @@ def test_the_kept_binary_carries_nothing_from_one_job_to_the_next(code_url: str)
         return {"language": "cpp", "code": BINARY_METADATA, "tests": [test]}
 
     writer, reader = post_code(
-        code_url, [run("write\n", "xattr 0\n"), run("read\n", "0 0 0 100\n")]
+        code_url, [run("write\n", "xattr 0\n"), run("read\n", "?")]
     )
     assert writer["reward"] == 1.0, writer
-    assert reader["reward"] == 1.0, reader
+    # launched from the kept memfd: "0 0 0 100" (times and mode reset); copied into each
+    # run's fresh work dir (job namespaces: no launcher): this run's own copy, mode 700
+    seen = reader["tests"][0]["detail"].rsplit("got ", 1)[1].strip("'")
+    xattr, mtime, atime_set, mode = seen.split()
+    assert (xattr, atime_set) == ("0", "0") and mtime != "12345" and mode in ("100", "700"), seen
 
 
 # The PID counter, the open row of the threat model: a wrong guess is written as the residue of
@@ -901,11 +894,7 @@ def is_prime(n):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the PID counter is a documented covert channel (docs/limits.md, the threat model): "
-    "closing it needs a fresh PID namespace per run; this xfail then fails and goes",
-)
 def test_a_candidate_cannot_learn_answers_through_the_pid_counter(code_url: str) -> None:
-    """Seen with the fix: 0.0 four times, then 1.0 for every later job."""
+    """Seen before job namespaces: 0.0 four times, then 1.0 for every later job (each job's
+    first pid told the next one the last wrong guess)."""
     assert learning_rounds(code_url, PID_LEARNER) == [0.0] * 6
