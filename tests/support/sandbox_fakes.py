@@ -10,9 +10,10 @@ suites against a Docker engine stay; these never replace them).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import tarfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rlvr.verifier.sandbox.host.backend import SandboxLost, SandboxUnavailable
@@ -133,6 +134,11 @@ class FakeSupervisor:
         self.compiles = 0
         self.fetch_paths: list[str] = []  # `/run_code`'s fetch_files, set by the job runner
         self.fetched: dict[str, str] = {}
+
+    @contextlib.contextmanager
+    def job_space(self) -> Iterator[None]:
+        """A job in the container's shared namespaces (the fake has no kernel to give it)."""
+        yield
 
     def prepare_dir(self, files: dict[str, bytes], executable: str | None = None) -> str:
         if not self.is_clean:

@@ -25,7 +25,7 @@ from typing import TypeGuard
 from rlvr.verifier.sandbox.inside.fds import sealed_memfd
 from rlvr.verifier.sandbox.inside.procs import CATCHABLE_SIGNALS
 from rlvr.verifier.sandbox.inside.seccomp import seccomp_program
-from rlvr.verifier.sandbox.inside.zygote import ExecRequest, SpawnRequest
+from rlvr.verifier.sandbox.inside.zygote import ExecRequest, LaunchRequest, SpawnRequest
 
 LAUNCHER_PATH = "/usr/local/libexec/rlvr-launch"
 # Descriptors of the launched process, after its stdin, stdout and stderr.
@@ -60,6 +60,30 @@ def launch_argv(path: str, request: ExecRequest, has_program: bool) -> list[str]
     return [*head, *limits, argv[0], *argv]
 
 
+def spawn_launcher(request: LaunchRequest, fds: list[int]) -> int:
+    """posix_spawn the launcher with `fds` as its 0, 1, 2, ... (PID 1's way, and a job
+    spawner's inside the job's namespaces). Raises OSError."""
+    # dup2 in order onto 0, 1, 2, ...: a source among those numbers is first copied above
+    # them, so no action overwrites a descriptor a later one still reads
+    copies = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in fds if fd < len(fds)]
+    sources = iter(copies)
+    moved = [next(sources) if fd < len(fds) else fd for fd in fds]
+    actions = [(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(moved)]
+    try:
+        return os.posix_spawn(
+            request["path"],
+            request["argv"],
+            request["env"],
+            file_actions=actions,
+            setsid=True,
+            setsigmask=(),
+            setsigdef=CATCHABLE_SIGNALS,
+        )
+    finally:
+        for fd in copies:
+            os.close(fd)
+
+
 class Launcher:
     """PID 1's way to start native runs; `open` returns None where it cannot be used."""
 
@@ -83,28 +107,27 @@ class Launcher:
     def spawn(self, request: ExecRequest, fds: list[int], program_fd: int | None) -> int:
         """Start one run: `fds` become its stdin, stdout, stderr; `program_fd` (a sealed
         memfd) is the binary it execs, else `request["argv"][0]`. Raises OSError."""
-        moved = [*fds, self.filter_fd] + ([program_fd] if program_fd is not None else [])
-        # dup2 in order onto 0, 1, 2, ...: a source among those numbers is first copied above
-        # them, so no action overwrites a descriptor a later one still reads
-        copies = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64) for fd in moved if fd < len(moved)]
-        sources = iter(copies)
-        moved = [next(sources) if fd < len(moved) else fd for fd in moved]
-        actions = [(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(moved)]
+        return spawn_launcher(
+            self.launch_request(request, program_fd), self.run_fds(fds, program_fd)
+        )
+
+    def launch_request(self, request: ExecRequest, program_fd: int | None) -> LaunchRequest:
+        """What a job spawner needs to start the run through the launcher in the job's
+        namespaces (its descriptors: `run_fds`)."""
         argv = launch_argv(self.path, request, program_fd is not None)
-        environment = {str(k): str(v) for k, v in request["env"].items()}
-        try:
-            return os.posix_spawn(
-                self.path,
-                argv,
-                environment,
-                file_actions=actions,
-                setsid=True,
-                setsigmask=(),
-                setsigdef=CATCHABLE_SIGNALS,
-            )
-        finally:
-            for fd in copies:
-                os.close(fd)
+        return {
+            "mode": "launch",
+            "path": self.path,
+            "argv": argv,
+            "env": {str(k): str(v) for k, v in request["env"].items()},
+            "cwd": request["cwd"],
+            "rlimits": request["rlimits"],
+        }
+
+    def run_fds(self, fds: list[int], program_fd: int | None) -> list[int]:
+        """The launched process's descriptors in order: stdin, stdout, stderr, the filter, the
+        binary (if any)."""
+        return [*fds, self.filter_fd] + ([program_fd] if program_fd is not None else [])
 
     def probe(self) -> bool:
         """One launched run of `cat /proc/self/oom_score_adj` that must exit 0 and print 1000,

@@ -138,6 +138,10 @@ class Run:
         launcher = self.supervisor.launcher
         if launcher is None or not launchable(request, child_fds):
             return False
+        if self.supervisor.jobspace is not None:  # in the job's namespaces: its spawner starts it
+            launch = launcher.launch_request(request, program_fd)
+            self.spawn(launch, launcher.run_fds(child_fds, program_fd))
+            return True
         self.marks["spawn"] = time.monotonic()
         try:
             pid = launcher.spawn(request, child_fds, program_fd)
@@ -306,10 +310,9 @@ class Supervisor:
         self.work_root = WORK_ROOT  # where PID 1 writes and wipes the work dir (runs: WORK_ROOT)
         self.work_fd: int | None = None  # the job's tmpfs, open (work_root is its fd link)
         # native runs start through the image's launcher (None: the zygote forks them); in job
-        # namespaces every run is the job spawner's (the launcher would start it outside them)
+        # namespaces the job's spawner starts it (`Run.launch`)
         is_launcher_enabled = config.get("is_launcher_enabled", True)
-        use_launcher = is_launcher_enabled and not self.has_job_namespaces
-        self.launcher = Launcher.open() if use_launcher else None
+        self.launcher = Launcher.open() if is_launcher_enabled else None
         self.attributes = self.snapshot()
 
     # -- a job's namespaces

@@ -83,7 +83,16 @@ class PythonServeRequest(_SpawnBase):
     describe: NotRequired[bool]  # (assert sessions) describe its names to the harness
 
 
-SpawnRequest = ExecRequest | ExecFdRequest | PythonMainRequest | PythonServeRequest
+class LaunchRequest(_SpawnBase):
+    """A native run through the image's launcher (`launcher.py`), started by a job's spawner
+    inside the job's namespaces; its descriptors: stdin, stdout, stderr, the filter, the binary."""
+
+    mode: Literal["launch"]
+    path: str
+    argv: list[str]
+
+
+SpawnRequest = ExecRequest | ExecFdRequest | PythonMainRequest | PythonServeRequest | LaunchRequest
 # Modules candidates commonly import, imported once in the zygote so that no run pays for them.
 # Not `dataclasses` (it brings `inspect`, `ast`, `dis`: 2 MB of heap) nor `hashlib` (OpenSSL,
 # 0.5 MB): every run's fork copies the page tables of this heap and every exit frees them, and
@@ -258,6 +267,14 @@ def _fork_child(
     if os.environ != request["env"]:  # the child then inherits it instead of writing it
         os.environ.clear()
         os.environ.update(request["env"])
+    if request["mode"] == "launch":  # no fork of this interpreter: the launcher sets it all
+        from rlvr.verifier.sandbox.inside.launcher import spawn_launcher
+
+        try:
+            return spawn_launcher(request, fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
     is_candidate = not request.get("is_judge") and _OOM_FD >= 0
     if is_candidate:
         os.pwrite(_OOM_FD, b"1000", 0)

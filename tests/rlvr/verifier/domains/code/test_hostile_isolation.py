@@ -200,7 +200,8 @@ static long int80(long nr, long a, long b, long c) {
     return ret;
 }
 int main() {
-    pid_t targets[2] = {getppid(), 1};
+    // getppid() is 0 in a job's namespaces (its spawner is outside them): pid 1 twice then
+    pid_t targets[2] = {getppid() ? getppid() : 1, 1};
     int done = 0;
     for (pid_t pid : targets) {
         struct rlimit low = {40, 40};
@@ -667,6 +668,7 @@ def test_compile_deadline_follows_the_item() -> None:
 
 # -- the checks themselves must not retire containers that served honest jobs
 
+
 def test_honest_jobs_keep_their_container(docker_engine: None) -> None:
     """A service of its own: the shared one's container may reach `max_jobs_per_sandbox`."""
     env = {"VERIFIER_CODE__POOL_SIZE": "1", "VERIFIER_LEAN__IS_ENABLED": "false"}
@@ -853,9 +855,7 @@ def test_the_kept_binary_carries_nothing_from_one_job_to_the_next(code_url: str)
         test = {"kind": "stdio", "stdin": stdin, "stdout": stdout}
         return {"language": "cpp", "code": BINARY_METADATA, "tests": [test]}
 
-    writer, reader = post_code(
-        code_url, [run("write\n", "xattr 0\n"), run("read\n", "?")]
-    )
+    writer, reader = post_code(code_url, [run("write\n", "xattr 0\n"), run("read\n", "?")])
     assert writer["reward"] == 1.0, writer
     # launched from the kept memfd: "0 0 0 100" (times and mode reset); copied into each
     # run's fresh work dir (job namespaces: no launcher): this run's own copy, mode 700

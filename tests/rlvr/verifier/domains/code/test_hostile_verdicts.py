@@ -14,6 +14,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.support.http import post_body, post_code
@@ -121,7 +122,8 @@ OOM_SCORES = dedent(
         except OSError:
             lowered = False
         dumpable = ctypes.CDLL(None).prctl(4, 1, 0, 0, 0) == 0
-        return [mine, score(1), score(os.getppid()), lowered, dumpable, score("self")]
+        # in a job's namespaces pid 1 is the job's init and the parent is outside (getppid 0)
+        return [mine, score(1), score(os.getppid() or 1), lowered, dumpable, score("self")]
     """
 )
 OOM_SCORES_CPP = dedent(
@@ -178,6 +180,9 @@ ACCEPT_ALL_CHECKER = "import sys\nsys.exit(0)\n"
 
 
 def test_a_candidate_that_kills_the_zygote_loses_its_own_tests(code_url: str) -> None:
+    """In a shared container the candidate kills the zygote and loses its own tests; in its
+    job's namespaces it sees no process but its own (pid 1 is the job's init, which no signal
+    from inside reaches): it kills nothing, and its right answer passes."""
     item = {
         "language": "cpp",
         "code": KILL_THE_ZYGOTE,
@@ -185,7 +190,11 @@ def test_a_candidate_that_kills_the_zygote_loses_its_own_tests(code_url: str) ->
         "tests": [{"kind": "stdio", "stdin": "", "stdout": "5\n"}] * 2,
     }
     result, good = post_code(code_url, [item, GOOD])
-    assert result["status"] == "failed" and result["reward"] == 0.0, result
+    pool = httpx.get(f"{code_url}/health").json()["domains"]["code"]["stats"]
+    if pool["job_namespaces_live"]:
+        assert result["status"] == "passed", result
+    else:
+        assert result["status"] == "failed" and result["reward"] == 0.0, result
     assert good["reward"] == 1.0, good
 
 
