@@ -17,6 +17,7 @@ from rlvr.verifier.sandbox.inside.fds import place_fds
 from rlvr.verifier.sandbox.inside.procs import process_attributes
 from rlvr.verifier.sandbox.inside.seccomp import (
     install_seccomp,
+    job_filter_program,
     seccomp_program,
     signal_filter_program,
 )
@@ -294,3 +295,78 @@ def _is_closed(fd: int) -> bool:
     except OSError:
         return True
     return False
+
+
+def _namespace_calls() -> list[str]:
+    """Outcomes of the calls a job's filter refuses and of a plain fork, in this process."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def errno_of(result: int) -> str:
+        return "ok" if result == 0 else f"errno {ctypes.get_errno()}"
+
+    outcomes = [
+        errno_of(libc.unshare(0x10000000)),  # CLONE_NEWUSER
+        errno_of(libc.unshare(0x20000)),  # CLONE_NEWNS
+        errno_of(libc.mount(b"none", b"/", None, 0x4000 | 0x40000, None)),
+        errno_of(libc.syscall(435, None, 0)),  # clone3
+        errno_of(libc.syscall(56, 0x10000000 | 17, 0, 0, 0, 0)),  # clone(CLONE_NEWUSER)
+        errno_of(libc.prctl(4, 1, 0, 0, 0)),  # PR_SET_DUMPABLE
+    ]
+    child = os.fork()  # clone without namespace flags
+    if child == 0:
+        os._exit(3)
+    outcomes.append(f"exit {os.waitstatus_to_exitcode(os.waitpid(child, 0)[1])}")
+    return outcomes
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86_64 syscall numbers")
+@pytest.mark.parametrize("program", ["job", "whole"])
+def test_no_run_can_make_a_namespace_or_a_mount(program: str) -> None:
+    """The job filter (a job spawner's, once its namespaces are made) and the zygote's whole
+    filter (containers without job namespaces) refuse namespaces, mounts and PR_SET_DUMPABLE;
+    clone3 answers ENOSYS (the C library then uses clone, whose flags the filter reads); plain
+    forks work. The zygote's filter for job spawners leaves exactly those to the spawner."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            if program == "job":
+                install_seccomp(seccomp_program("x86_64", for_job_spawners=True))
+                install_seccomp(job_filter_program("x86_64"))
+            else:
+                install_seccomp(seccomp_program("x86_64"))
+            os.write(write_fd, ",".join(_namespace_calls()).encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    os.waitpid(pid, 0)
+    seen = os.read(read_fd, 1000).decode().split(",")
+    assert seen == ["errno 1"] * 3 + ["errno 38"] + ["errno 1"] * 2 + ["exit 3"]
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86_64 syscall numbers")
+def test_the_spawners_filter_leaves_namespaces_to_the_spawner() -> None:
+    """Under the zygote's filter for job spawners alone, unshare and PR_SET_DUMPABLE pass the
+    filter (what the kernel then says is its own: EPERM or EINVAL without privilege here)."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            install_seccomp(seccomp_program("x86_64", for_job_spawners=True))
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            dumpable = libc.prctl(4, 1, 0, 0, 0)
+            clone3 = libc.syscall(435, None, 0)
+            os.write(write_fd, f"{dumpable},{ctypes.get_errno() if clone3 else 0}".encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    os.waitpid(pid, 0)
+    dumpable, clone3_errno = os.read(read_fd, 100).decode().split(",")
+    assert dumpable == "0"  # allowed
+    assert (
+        clone3_errno != "38"
+    )  # the kernel's answer to a null clone_args (EFAULT/EINVAL), not ours
