@@ -70,6 +70,13 @@ _JVM_FLAGS = (
     "-XX:MaxMetaspaceSize=128m",
     "-Xss64m",  # deep recursion is common in competitive code (as judges allow)
     "-Xshare:auto",
+    # The cgroup tree is hidden from a job (an empty tmpfs over /sys/fs/cgroup: its counters
+    # are a channel between jobs), where the JVM's container support would look for its memory
+    # and CPUs and size a 1 GiB class space past the run's address-space limit: it is told
+    # instead (`-XX:MaxRAM` with the run's memory, below) and uses one CPU's worth of threads.
+    "-XX:-UseContainerSupport",
+    "-XX:ActiveProcessorCount=1",
+    "-XX:MaxRAM={memory_mb}m",
 )
 
 LANGUAGES: dict[str, Language] = {
@@ -283,7 +290,12 @@ def program_spec(
         # Flags are the server's settings (trusted), quoted word by word for the shell.
         quoted = " ".join(_shell_quote(word) for word in words)
         script = _fill(
-            lang.compile_script, {"flags": quoted, "heap_mb": str(heap_mb(compile_memory_mb))}
+            lang.compile_script,
+            {
+                "flags": quoted,
+                "heap_mb": str(heap_mb(compile_memory_mb)),
+                "memory_mb": str(compile_memory_mb),
+            },
         )
         compile_argv = ["/bin/sh", "-c", script, "sh", source_name]
     return ProgramSpec(
