@@ -35,7 +35,7 @@ from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.domains.code.scoring import scored_outcome
 from rlvr.verifier.sandbox.host.backend import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.host.pool import SandboxPool
-from rlvr.verifier.sandbox.wire.protocol import Job, JobResult, RunReport
+from rlvr.verifier.sandbox.wire.protocol import CompileErrorReport, Job, JobResult
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -145,7 +145,12 @@ class CodeVerifier:
         outcome, raw, last_error = await self.execute_program(job)
         if outcome is None or outcome.fault or outcome.artefact_b64 is not None:
             return raw, last_error
-        verdict: RunReport = {"status": "compile_error", "detail": outcome.detail, "elapsed_s": 0.0}
+        verdict: CompileErrorReport = {
+            "kind": "compile_error",
+            "detail": outcome.detail,
+            "timed_out": outcome.is_timed_out,
+            "elapsed_s": 0.0,
+        }
         return {"tests": [verdict for _ in job["tests"]]}, ""
 
     async def _run_raw(self, job: Job) -> tuple[JobResult | None, str]:

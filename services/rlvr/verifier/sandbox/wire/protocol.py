@@ -419,7 +419,7 @@ def decode_run_report(obj: object) -> RunReport:
         raise ValueError(f"a run report of unknown kind {shown}")
     wrong = _fields_wrong(obj, shape, _FIELD_CHECKS)
     if wrong is not None:
-        raise ValueError(f"a {kind} run report {wrong}")
+        raise ValueError(f"a run report of kind {kind!r} {wrong}")
     if kind == "skipped":
         return cast(SkippedReport, {**obj, "reason": SkipReason(obj["reason"])})
     return cast(RunReport, obj)
