@@ -7,6 +7,7 @@ of report the executor sends is mapped without Docker.
 from __future__ import annotations
 
 import base64
+import json
 import signal
 from typing import Any, cast
 
@@ -25,7 +26,12 @@ from rlvr.verifier.domains.run.translate import (
     run_answer,
     work_path,
 )
-from rlvr.verifier.sandbox.wire.protocol import RunReport
+from rlvr.verifier.sandbox.wire.protocol import (
+    SkippedReport,
+    StdioReport,
+    decode_run_report,
+)
+from tests.support import run_reports
 
 ANSWER = Answer("pod", 0.01)
 # SandboxFusion's RunCodeResponse keys; ours adds extras a SandboxFusion client ignores.
@@ -37,8 +43,10 @@ def _request(**fields: object) -> RunCodeRequest:
     return RunCodeRequest.model_validate({"code": "print(1)", "language": "python", **fields})
 
 
-def _r(report: Any) -> RunReport:
-    return cast(RunReport, report)
+def _r(fields: Any) -> StdioReport | SkippedReport:
+    """A stdio report with `fields` (the rest as an uneventful run's), as the runner gets it:
+    through JSON and `decode_run_report`."""
+    return cast(StdioReport, decode_run_report(json.loads(json.dumps(run_reports.stdio(**fields)))))
 
 
 def _wire(response: RunCodeResponse) -> dict[str, Any]:
@@ -199,8 +207,9 @@ def test_output_over_the_limit_is_an_error_with_its_flag() -> None:
 
 
 def test_a_run_the_sandbox_could_not_start_is_a_sandbox_error() -> None:
-    report = {"skipped": True, "reason": "not run: the sandbox could not be cleaned"}
-    response = run_answer(_r(report), None, ANSWER)
+    report = decode_run_report({"kind": "skipped", "reason": "not_cleaned"})
+    assert report["kind"] == "skipped"
+    response = run_answer(report, None, ANSWER)
     assert response.status == "SandboxError" and response.run_result is None
 
 

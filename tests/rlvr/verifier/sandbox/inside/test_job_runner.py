@@ -4,6 +4,7 @@ real containers in test_what_runs.py and the hostile suites."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.sandbox.inside.jobs import JobRunner
 from rlvr.verifier.sandbox.inside.supervisor import ProcessOutcome
-from rlvr.verifier.sandbox.wire.protocol import Job, SkipReason
+from rlvr.verifier.sandbox.wire.protocol import Job, SkipReason, decode_run_report
 from tests.support.sandbox_fakes import FakeSupervisor, outcome
 
 
@@ -51,7 +52,7 @@ def test_after_a_crash_nothing_more_runs(failing: int) -> None:
     inputs[failing] = "crash"
     reports, supervisor, _ = run(job(inputs))
     assert len(supervisor.runs) == failing + 1
-    assert [r.get("skipped") for r in reports[failing + 1 :]] == [SkipReason.AFTER_FAILURE] * (
+    assert [r.get("reason") for r in reports[failing + 1 :]] == [SkipReason.AFTER_FAILURE] * (
         5 - failing
     )
 
@@ -69,13 +70,13 @@ def test_without_the_switch_a_crash_does_not_stop_the_item() -> None:
 def test_a_lost_spawner_leaves_the_rest_not_run_with_its_reason() -> None:
     reports, supervisor, _ = run(job(["1", "kill-zygote", "1", "1"]))
     assert len(supervisor.runs) == 2
-    assert [r.get("skipped") for r in reports[2:]] == [SkipReason.SPAWNER_LOST] * 2
+    assert [r.get("reason") for r in reports[2:]] == [SkipReason.SPAWNER_LOST] * 2
 
 
 def test_a_container_that_could_not_be_cleaned_runs_nothing_more() -> None:
     reports, supervisor, _ = run(job(["dirty", "1", "1"], stop=False))
     assert len(supervisor.runs) == 1
-    assert [r.get("skipped") for r in reports[1:]] == [SkipReason.NOT_CLEANED] * 2
+    assert [r.get("reason") for r in reports[1:]] == [SkipReason.NOT_CLEANED] * 2
 
 
 def test_a_compiled_program_is_kept_under_its_key_and_reported() -> None:
@@ -91,3 +92,20 @@ def test_a_compiled_program_is_kept_under_its_key_and_reported() -> None:
     assert "missing_artefact" not in again and again["artefact_keys"] == ["k1"]
     unknown: Any = runner.run_job({**light, "artefact_key": "k2"})
     assert unknown["missing_artefact"] is True and unknown["artefact_keys"] == ["k1"]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "stop", "kinds"),
+    [
+        (["1", "wrong", "crash", "1"], False, ["stdio"] * 4),
+        (["1", "crash", "1"], True, ["stdio", "stdio", "skipped"]),
+        (["kill-zygote", "1"], False, ["stdio", "skipped"]),
+        (["dirty", "1"], False, ["stdio", "skipped"]),
+    ],
+)
+def test_every_report_is_tagged_and_reads_back_as_the_host_reads_it(
+    inputs: list[str], stop: bool, kinds: list[str]
+) -> None:
+    reports, _, _ = run(job(inputs, stop=stop))
+    decoded = [decode_run_report(json.loads(json.dumps(report))) for report in reports]
+    assert [report["kind"] for report in decoded] == kinds
