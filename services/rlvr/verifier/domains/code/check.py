@@ -25,6 +25,7 @@ from rlvr.schemas.code import (
     TestVerdict,
 )
 from rlvr.schemas.common import Status
+from rlvr.verifier.domains.code.not_run import AFTER_FAILURE, NOT_RUN, OUT_OF_BUDGET
 from rlvr.verifier.domains.code.values import (
     ReplyError,
     parse_reply,
@@ -46,26 +47,6 @@ from rlvr.verifier.sandbox.wire.protocol import (
     decode_run_report,
     judge_outcome,
 )
-
-_SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
-_OUT_OF_BUDGET = "the item's total time budget (total_timeout_s) ran out"
-# What a test PID 1 did not run counts as, by its reason (the one place the codes are worded).
-_NOT_RUN: dict[SkipReason, tuple[TestStatus, str]] = {
-    SkipReason.AFTER_FAILURE: (TestStatus.failed, _SKIPPED),
-    SkipReason.OUT_OF_BUDGET: (TestStatus.timed_out, f"not run: {_OUT_OF_BUDGET}"),
-    SkipReason.JUDGE_FAILED: (
-        TestStatus.runtime_error,
-        "not run: the problem's checker or interactor failed on an earlier test",
-    ),
-    SkipReason.NOT_CLEANED: (
-        TestStatus.runtime_error,
-        "not run: the sandbox could not be cleaned after this program",
-    ),
-    SkipReason.SPAWNER_LOST: (
-        TestStatus.runtime_error,
-        "not run: the sandbox's process spawner was killed or stopped by this program",
-    ),
-}
 
 
 class JudgeFault(ValueError):
@@ -247,7 +228,7 @@ def _text(value: Any, size: int = 500) -> str:
 
 
 def _timeout_detail(raw: StdioReport | InteractiveReport | CallReport | AssertReport) -> str:
-    return _OUT_OF_BUDGET if raw.get("out_of_budget") else "wall-clock limit exceeded"
+    return OUT_OF_BUDGET if raw.get("out_of_budget") else "wall-clock limit exceeded"
 
 
 def run_failure(raw: StdioReport | InteractiveReport) -> tuple[TestStatus, str] | None:
@@ -384,7 +365,7 @@ def _skipped_verdict(raw: SkippedReport) -> TestVerdict:
             raise ValueError("a judge that did not compile reported without its compiler's word")
         _judge_said(raw["judge"], "checker or interactor")
         raise ValueError("a judge that did not compile reported as accepted")
-    status, detail = _NOT_RUN[reason]
+    status, detail = NOT_RUN[reason]
     return TestVerdict(status=status, elapsed_s=0.0, detail=detail)
 
 
@@ -425,7 +406,9 @@ def grade_tests(item: CodeItem, raw_tests: object) -> list[TestVerdict]:
     verdicts: list[TestVerdict] = []
     for raw, test in zip(reports, item.tests, strict=True):
         if item.stop_on_first_failure and verdicts and verdicts[-1].status != TestStatus.passed:
-            verdicts.append(TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=_SKIPPED))
+            verdicts.append(
+                TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=AFTER_FAILURE)
+            )
             continue
         verdicts.append(grade_test(raw, test, item.checker))
     return verdicts

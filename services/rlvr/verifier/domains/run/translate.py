@@ -28,6 +28,7 @@ from rlvr.verifier.domains.code.check import run_failure
 from rlvr.verifier.domains.code.compiled import CompileOutcome
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.job_builder import build_job
+from rlvr.verifier.domains.code.not_run import NOT_RUN
 from rlvr.verifier.sandbox.wire.protocol import Job, SkippedReport, StdioReport
 
 # What `files` / `fetch_files` may carry. The work dir is the container's tmpfs (64 MB by
@@ -203,8 +204,8 @@ def run_answer(
     `Finished` with its non-zero code and `memory_exceeded: true`.
     """
     if report["kind"] == "skipped":  # the sandbox could not give it a clean place to run
-        reason = str(report.get("reason") or "not run")
-        return sandbox_error(f"sandbox error: {reason}", answer)
+        _, why = NOT_RUN[report["reason"]]
+        return sandbox_error(f"sandbox error: {why}", answer)
     failure = run_failure(report)
     return_code = _return_code(report)
     verdict, status, message = Verdict.ok, CommandRunStatus.finished, ""

@@ -15,7 +15,8 @@ from rlvr.verifier.domains.code.check import (
     item_outcome,
     values_match,
 )
-from rlvr.verifier.sandbox.wire.protocol import RunReport
+from rlvr.verifier.domains.code.not_run import NOT_RUN
+from rlvr.verifier.sandbox.wire.protocol import RunReport, SkipReason
 from tests.support.run_reports import call, skipped, stdio
 
 
@@ -275,3 +276,18 @@ def test_a_forged_load_failure_is_runtime_error_whatever_it_holds() -> None:
         nested = [nested]
     verdict = grade_test(call([{"load": "error", "detail": nested}]), CALL)
     assert verdict.status is TestStatus.runtime_error
+
+
+def test_every_skip_code_is_worded_once_and_never_as_a_pass() -> None:
+    assert set(NOT_RUN) == set(SkipReason)
+    assert all(status is not TestStatus.passed for status, _ in NOT_RUN.values())
+    assert all(detail.startswith("not run: ") for _, detail in NOT_RUN.values())
+
+
+# (JUDGE_NOT_COMPILED is the item's `error`: test_checkers.py)
+@pytest.mark.parametrize(
+    "reason", [r for r in SkipReason if r is not SkipReason.JUDGE_NOT_COMPILED]
+)
+def test_a_skipped_test_gets_the_verdict_its_code_says(reason: SkipReason) -> None:
+    verdict = grade_test(skipped(reason), STDIO)
+    assert (verdict.status, verdict.detail) == NOT_RUN[reason]
