@@ -287,7 +287,7 @@ def test_tests_cut_or_skipped_by_the_total_budget_are_timed_out() -> None:
 def test_a_judge_that_did_not_compile_is_the_verifiers_fault_with_the_compilers_word() -> None:
     item = stdio_item(checker=PROGRAM)
     note = {**report(None), "stderr": "did not compile: checker.cpp:1: error"}
-    with pytest.raises(JudgeFault, match="did not run: did not compile: checker.cpp:1"):
+    with pytest.raises(JudgeFault, match=r"did not run: did not compile: checker\.cpp:1"):
         grade_tests(item, [run_reports.skipped("judge_not_compiled", judge=note)])
     with pytest.raises(ValueError, match="without its compiler's word"):
         grade_tests(item, [run_reports.skipped("judge_not_compiled")])
