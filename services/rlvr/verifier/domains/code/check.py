@@ -394,15 +394,24 @@ def grade_test(raw: RunReport, test: Any, checker: Checker | None = None) -> Tes
 # ---------------------------------------------------------------- one item
 
 
-def grade_tests(item: CodeItem, raw_tests: object) -> list[TestVerdict]:
-    """The item's verdicts from the executor's reports as they arrived (parsed JSON): each is
-    decoded first, so a malformed answer is a ValueError (the verifier's `error`), never a
-    verdict on the candidate."""
+def decode_reports(item: CodeItem, raw_tests: object) -> list[RunReport]:
+    """The executor's reports as they arrived (parsed JSON), one per test of `item`, decoded;
+    ValueError for anything else (the verifier's `error`, never a verdict on the candidate)."""
     if type(raw_tests) is not list:
         raise ValueError(f"executor returned {type(raw_tests).__name__} for the tests, not a list")
     if len(raw_tests) != len(item.tests):
         raise ValueError(f"executor returned {len(raw_tests)} results for {len(item.tests)} tests")
-    reports = [decode_run_report(raw) for raw in raw_tests]
+    return [decode_run_report(raw) for raw in raw_tests]
+
+
+def grade_tests(item: CodeItem, raw_tests: object) -> list[TestVerdict]:
+    """The item's verdicts from the executor's reports as they arrived (`decode_reports`)."""
+    return grade_reports(item, decode_reports(item, raw_tests))
+
+
+def grade_reports(item: CodeItem, reports: Sequence[RunReport]) -> list[TestVerdict]:
+    """The item's verdicts from its decoded reports (a later test after a failure, under
+    `stop_on_first_failure`, is failed whatever it did: the host owns that rule)."""
     verdicts: list[TestVerdict] = []
     for raw, test in zip(reports, item.tests, strict=True):
         if item.stop_on_first_failure and verdicts and verdicts[-1].status != TestStatus.passed:

@@ -24,6 +24,8 @@ from rlvr.verifier.domains.code.dedup import (
 from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.domains.code.values import parse_reply, tree_matches
 from rlvr.verifier.sandbox.wire.codec import encode_value
+from rlvr.verifier.sandbox.wire.protocol import RunReport, SkipReason
+from tests.support.run_reports import call, compile_error, skipped, stdio
 
 SETTINGS = CodeSettings(is_enabled=False)
 BASE: dict[str, Any] = {
@@ -191,43 +193,81 @@ def result(
 P, F, T = TestStatus.passed, TestStatus.failed, TestStatus.timed_out
 
 
+R, C = TestStatus.runtime_error, TestStatus.compile_error
+NOT_CLEANED = "not run: the sandbox could not be cleaned after this program"
+
+
 @pytest.mark.parametrize(
-    ("label", "res", "cacheable"),
+    ("label", "res", "reports", "cacheable"),
     [
-        ("all passed", result(P, P), True),
-        ("a wrong answer", result(P, F), True),
-        ("memory", result(P, TestStatus.memory_exceeded), True),
-        ("runtime error", result(TestStatus.runtime_error, details=("ZeroDivisionError",)), True),
-        ("compile error", result(TestStatus.compile_error, details=("x.cpp:1: error",)), True),
-        ("a timed-out test", result(P, T, F), False),
-        ("timed out item", result(T, T, status=Status.timed_out), False),
-        ("verifier error", result(status=Status.error), False),
+        ("all passed", result(P, P), [stdio(), stdio()], True),
+        ("a wrong answer", result(P, F), [stdio(), stdio()], True),
+        ("memory", result(P, TestStatus.memory_exceeded), [stdio(), stdio(signal=9)], True),
+        ("runtime error", result(R, details=("ZeroDivisionError",)), [stdio(exit_code=1)], True),
+        ("compile error", result(C, details=("x.cpp:1: error",)), [compile_error()], True),
+        ("a timed-out test", result(P, T, F), [stdio(), stdio(timed_out=True), stdio()], False),
+        ("timed out item", result(T, T, status=Status.timed_out), [], False),
+        ("verifier error", result(status=Status.error), [], False),
         (
             "compile timeout",
-            result(TestStatus.compile_error, details=("compilation timed out",)),
+            result(C, details=("compilation timed out",)),
+            [compile_error("compilation timed out", timed_out=True)],
             False,
         ),
         (
+            "a compile error that only mentions a time-out",  # the words decide nothing
+            result(C, details=("error: 'timed out' was not declared",)),
+            [compile_error("error: 'timed out' was not declared")],
+            True,
+        ),
+        (
             "sandbox could not run a test",
-            result(
-                P,
-                TestStatus.runtime_error,
-                details=("", "not run: the sandbox could not be cleaned after this program"),
-            ),
+            result(P, R, details=("", NOT_CLEANED)),
+            [stdio(), skipped(SkipReason.NOT_CLEANED)],
             False,
         ),
         (
             "spawner lost",
-            result(
-                TestStatus.runtime_error,
-                details=("the sandbox's process spawner was killed or stopped",),
-            ),
+            result(R, details=("not run: the sandbox's process spawner was killed",)),
+            [skipped(SkipReason.SPAWNER_LOST)],
+            False,
+        ),
+        (
+            "a judge failed on an earlier test",
+            result(P, R),
+            [stdio(), skipped(SkipReason.JUDGE_FAILED)],
+            False,
+        ),
+        (
+            "a runtime error whose stderr names the sandbox",  # the words decide nothing
+            result(R, details=("exit code 1: sandbox.py: no such file",)),
+            [stdio(exit_code=1, stderr="sandbox.py: no such file")],
+            True,
+        ),
+        (
+            "skipped after the program's own crash",
+            result(R, F, details=("exit code 1", "not run: an earlier test failed")),
+            [stdio(exit_code=1), skipped(SkipReason.AFTER_FAILURE)],
+            True,
+        ),
+        (
+            "a time-out hidden behind a wrong answer (stop_on_first_failure)",
+            result(F, F),
+            [stdio(stdout="wrong"), stdio(exit_code=None, timed_out=True)],
+            False,
+        ),
+        (
+            "a call that timed out with an answer too large",
+            result(F, details=("return value too large",)),
+            [call([{"ready": True}], timed_out=True, response_over=True)],
             False,
         ),
     ],
 )
-def test_what_may_serve_later_requests(label: str, res: CodeResult, cacheable: bool) -> None:
-    assert is_cacheable(res) is cacheable, label
+def test_what_may_serve_later_requests(
+    label: str, res: CodeResult, reports: list[RunReport], cacheable: bool
+) -> None:
+    assert is_cacheable(res, reports) is cacheable, label
 
 
 def test_cache_evicts_least_recently_used_by_count() -> None:
@@ -288,7 +328,7 @@ def test_claims_in_a_batch_copy_the_first_verdict_and_cache_it() -> None:
                 runs += 1
                 await asyncio.sleep(0.01)
                 done = result(P).model_copy(update={"id": item_id})
-                claim.publish(done)
+                claim.publish(done, [stdio(stdout="ok\n")])
                 return done
 
         results = list(await asyncio.gather(*(one(str(i)) for i in range(4))))
@@ -318,7 +358,7 @@ def test_an_error_verdict_is_not_copied_nor_cached_and_copies_run_themselves() -
                 runs += 1
                 await asyncio.sleep(0.01)
                 done = result(status=Status.error)
-                claim.publish(done)
+                claim.publish(done, [])
                 return done
 
         results = list(await asyncio.gather(*(one(str(i)) for i in range(3))))
@@ -362,7 +402,7 @@ def test_timed_out_verdict_is_copied_in_the_batch_but_not_cached() -> None:
                     return claim.copied
                 await asyncio.sleep(0.01)
                 done = result(T, status=Status.timed_out)
-                claim.publish(done)
+                claim.publish(done, [])
                 return done
 
         results = list(await asyncio.gather(one("0"), one("1")))

@@ -18,7 +18,7 @@ from rlvr.verifier.domains.code.verifier import open_code_verifier
 from rlvr.verifier.domains.run.runner import CodeRunner
 from rlvr.verifier.sandbox.host.backend import SandboxLost
 from rlvr.verifier.sandbox.host.pool import SandboxPool
-from rlvr.verifier.sandbox.wire.protocol import Job, JobResult
+from rlvr.verifier.sandbox.wire.protocol import Job, JobResult, RunReport, SkipReason
 from tests.support import run_reports
 from tests.support.sandbox_fakes import FakeBackend, FakeSandbox, artefact_tar, passing
 
@@ -176,3 +176,26 @@ async def test_a_malformed_report_for_a_run_is_a_sandbox_error() -> None:
         [answer] = await runner.run_batch([request])
     assert answer.status == "SandboxError" and answer.run_result is None
     assert answer.message.startswith("executor answer malformed: "), answer.message
+
+
+@pytest.mark.parametrize(
+    ("second", "runs"),
+    [
+        (run_reports.stdio(stdout="ok\n"), 1),  # a lasting verdict: the next request copies it
+        (run_reports.skipped(SkipReason.NOT_CLEANED), 2),  # the sandbox's trouble: runs again
+        (run_reports.stdio(exit_code=None, timed_out=True), 2),
+    ],
+)
+async def test_the_cache_keeps_a_verdict_only_when_the_reports_say_it_lasts(
+    second: RunReport, runs: int
+) -> None:
+    def script(job: Job, sandbox: FakeSandbox) -> JobResult:
+        return {**passing(job, sandbox), "tests": [run_reports.stdio(stdout="ok\n"), second]}
+
+    backend = FakeBackend(script)
+    async with open_code_verifier(settings(is_dedup_enabled=True), backend) as verifier:
+        first = (await verifier.verify_batch([ITEM]))[0]
+        later = (await verifier.verify_batch([ITEM]))[0]
+    assert len(backend.jobs) == runs
+    assert later.reused == (None if runs == 2 else "cache")
+    assert later.status is first.status
