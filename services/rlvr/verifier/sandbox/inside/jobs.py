@@ -312,12 +312,8 @@ def is_definite_failure(result: RunReport) -> bool:
         return True
     if result["kind"] == "call":
         replies = result["replies"]
-        return (
-            result["response_over"]
-            or result["output_over"]
-            or len(replies) < 2
-            or ("value" not in replies[-1])
-        )
+        is_over = result["response_over"] or result["output_over"]
+        return is_over or len(replies) < 2 or "value" not in replies[-1]
     if result["kind"] == "assert":
         verdict = result["verdict"]
         return result["output_over"] or verdict is None or verdict.get("status") != "passed"
