@@ -117,7 +117,7 @@ def outcome(exit_code: int | None = 0, stdout: bytes = b"", **fields: Any) -> Pr
         "anomalies": [],
         "phases_ms": {},
     }
-    return {**report, **fields}
+    return {**report, **fields}  # type: ignore[typeddict-item, unused-ignore]
 
 
 class FakeSupervisor:

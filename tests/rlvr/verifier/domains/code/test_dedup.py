@@ -92,7 +92,7 @@ def test_call_arguments_int_and_string_keys_differ() -> None:
 def test_non_json_argument_gives_no_key() -> None:
     body = {"code": "def f(x): return 1", "tests": [{"kind": "call", "fn": "f", "expected": 1}]}
     item = CodeItem.model_validate(body)
-    job = build_job(item, "def f(x): return 1", SETTINGS)
+    job: Any = build_job(item, "def f(x): return 1", SETTINGS)
     job["extra"] = object()
     assert verdict_key(item, "def f(x): return 1", job) is None
 
@@ -172,7 +172,7 @@ def test_a_key_that_json_cannot_write_is_no_key_not_a_crash() -> None:
     deep: Any = 0
     for _ in range(100_000):
         deep = [deep]
-    job = build_job(item, "def f(): pass", SETTINGS)
+    job: Any = build_job(item, "def f(): pass", SETTINGS)
     job["deep"] = deep
     assert verdict_key(item, "def f(): pass", job) is None
 
@@ -288,7 +288,7 @@ def test_cache_evicts_by_bytes_and_never_exceeds_them() -> None:
     cache = VerdictCache(max_items=100, max_bytes=int(size * 2.5))
     for n in range(5):
         cache.put(bytes([n]) * 32, big)
-        assert cache.bytes <= cache.max_bytes
+        assert cache.max_bytes is not None and cache.bytes <= cache.max_bytes
     assert len(cache) == 2
     cache.put(b"z" * 32, result(*([P] * 200), details=tuple("y" * 4000 for _ in range(200))))
     assert cache.get(b"z" * 32) is None  # larger than the whole cache: not kept

@@ -88,7 +88,7 @@ async def test_a_container_that_forgot_an_artefact_gets_the_bytes_once_more() ->
     forgets = {"yes": True}
 
     def script(job: Job, sandbox: FakeSandbox) -> JobResult:
-        key = job.get("artefact_key")
+        key = job.get("artefact_key", "")
         if job.get("return_artefact"):
             return {"compile": {"artefact": tar, "elapsed_s": 0.1}, "tests": [],
                     "artefact_keys": [key], "healthy": True}  # fmt: skip
@@ -114,7 +114,7 @@ async def lend(backend: FakeBackend, jobs: int, max_jobs_per_sandbox: int) -> No
     try:
         for _ in range(jobs):
             async with pool.acquire() as sandbox:
-                await sandbox.run({"tests": []}, 1)
+                await sandbox.run({"tests": []}, 1)  # type: ignore[typeddict-item, unused-ignore]
     finally:
         await pool.close()
 

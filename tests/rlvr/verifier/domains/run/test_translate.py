@@ -232,7 +232,7 @@ def test_a_run_the_sandbox_could_not_start_is_a_sandbox_error_that_says_why(
     _, job = build_run_job(_request(), "python", CodeSettings())
     supervisor = FakeSupervisor(_lose_the_zygote)
     supervisor.is_clean = is_clean  # dirty: the work dir cannot be prepared
-    result = JobRunner(supervisor).run_job(job)
+    result = JobRunner(supervisor).run_job(job)  # type: ignore[arg-type, unused-ignore]
     [sent] = json.loads(json.dumps(result))["tests"]
     assert sent == {"kind": "skipped", "reason": reason.value}
     report = decode_run_report(sent)

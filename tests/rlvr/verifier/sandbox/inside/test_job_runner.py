@@ -42,7 +42,7 @@ def by_word(stdin: bytes, supervisor: FakeSupervisor) -> ProcessOutcome:
 
 def run(the_job: Job) -> tuple[list[Any], FakeSupervisor, dict[str, Any]]:
     supervisor = FakeSupervisor(by_word)
-    result: Any = JobRunner(supervisor).run_job(the_job)  # type: ignore[arg-type]
+    result: Any = JobRunner(supervisor).run_job(the_job)  # type: ignore[arg-type, unused-ignore]
     return result["tests"], supervisor, result
 
 
@@ -81,7 +81,7 @@ def test_a_container_that_could_not_be_cleaned_runs_nothing_more() -> None:
 
 def test_a_compiled_program_is_kept_under_its_key_and_reported() -> None:
     supervisor = FakeSupervisor(by_word)
-    runner = JobRunner(supervisor)  # type: ignore[arg-type]
+    runner = JobRunner(supervisor)  # type: ignore[arg-type, unused-ignore]
     compile_job: Any = {**job(["1"], language="c"), "tests": [], "return_artefact": True}
     compile_job["artefact_key"] = "k1"
     built: Any = runner.run_job(compile_job)
@@ -90,7 +90,7 @@ def test_a_compiled_program_is_kept_under_its_key_and_reported() -> None:
     again: Any = runner.run_job(light)
     assert supervisor.compiles == 1 and len(supervisor.runs) == 2
     assert "missing_artefact" not in again and again["artefact_keys"] == ["k1"]
-    unknown: Any = runner.run_job({**light, "artefact_key": "k2"})
+    unknown: Any = runner.run_job({**light, "artefact_key": "k2"})  # type: ignore[typeddict-item, unused-ignore]
     assert unknown["missing_artefact"] is True and unknown["artefact_keys"] == ["k1"]
 
 
