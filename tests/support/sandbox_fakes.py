@@ -18,15 +18,16 @@ from typing import Any
 
 from rlvr.verifier.sandbox.host.backend import SandboxLost, SandboxUnavailable
 from rlvr.verifier.sandbox.inside.supervisor import ContainerDirty, ProcessOutcome
-from rlvr.verifier.sandbox.wire.protocol import Job, JobResult, Limits
+from rlvr.verifier.sandbox.wire.protocol import Job, JobResult, Limits, RunReport
+from tests.support import run_reports
 
 Script = Callable[[Job, "FakeSandbox"], JobResult]
 
 
 def passing(job: Job, sandbox: FakeSandbox) -> JobResult:
     """Every test ran and exited 0 with "ok" (what an honest program prints here)."""
-    tests = [{"exit_code": 0, "signal": None, "stdout": "ok\n", "elapsed_s": 0.0}]
-    return {"id": job.get("id"), "tests": tests * len(job["tests"]), "healthy": True}  # type: ignore[typeddict-item]
+    tests: list[RunReport] = [run_reports.stdio(stdout="ok\n") for _ in job["tests"]]
+    return {"id": job.get("id"), "tests": tests, "healthy": True}
 
 
 class FakeSandbox:
@@ -117,7 +118,7 @@ def outcome(exit_code: int | None = 0, stdout: bytes = b"", **fields: Any) -> Pr
         "anomalies": [],
         "phases_ms": {},
     }
-    return {**report, **fields}  # type: ignore[typeddict-item]
+    return {**report, **fields}  # type: ignore[typeddict-item, unused-ignore]
 
 
 class FakeSupervisor:

@@ -25,6 +25,7 @@ from rlvr.schemas.code import (
     TestVerdict,
 )
 from rlvr.schemas.common import Status
+from rlvr.verifier.domains.code.not_run import AFTER_FAILURE, NOT_RUN, OUT_OF_BUDGET
 from rlvr.verifier.domains.code.values import (
     ReplyError,
     parse_reply,
@@ -34,27 +35,18 @@ from rlvr.verifier.domains.code.values import (
 )
 from rlvr.verifier.sandbox.wire.codec import encode_value
 from rlvr.verifier.sandbox.wire.languages import MEMORY_MARKERS
-from rlvr.verifier.sandbox.wire.protocol import JudgeReport, RunReport, SkipReason, judge_outcome
-
-_SKIPPED = "not run: an earlier test failed (stop_on_first_failure)"
-_OUT_OF_BUDGET = "the item's total time budget (total_timeout_s) ran out"
-# What a test PID 1 did not run counts as, by its reason (the one place the codes are worded).
-_NOT_RUN: dict[SkipReason, tuple[TestStatus, str]] = {
-    SkipReason.AFTER_FAILURE: (TestStatus.failed, _SKIPPED),
-    SkipReason.OUT_OF_BUDGET: (TestStatus.timed_out, f"not run: {_OUT_OF_BUDGET}"),
-    SkipReason.JUDGE_FAILED: (
-        TestStatus.runtime_error,
-        "not run: the problem's checker or interactor failed on an earlier test",
-    ),
-    SkipReason.NOT_CLEANED: (
-        TestStatus.runtime_error,
-        "not run: the sandbox could not be cleaned after this program",
-    ),
-    SkipReason.SPAWNER_LOST: (
-        TestStatus.runtime_error,
-        "not run: the sandbox's process spawner was killed or stopped by this program",
-    ),
-}
+from rlvr.verifier.sandbox.wire.protocol import (
+    AssertReport,
+    CallReport,
+    InteractiveReport,
+    JudgeReport,
+    RunReport,
+    SkippedReport,
+    SkipReason,
+    StdioReport,
+    decode_run_report,
+    judge_outcome,
+)
 
 
 class JudgeFault(ValueError):
@@ -235,17 +227,18 @@ def _text(value: Any, size: int = 500) -> str:
     return value[:size] if type(value) is str else "<malformed>"
 
 
-def _timeout_detail(raw: RunReport) -> str:
-    return _OUT_OF_BUDGET if raw.get("out_of_budget") else "wall-clock limit exceeded"
+def _timeout_detail(raw: StdioReport | InteractiveReport | CallReport | AssertReport) -> str:
+    return OUT_OF_BUDGET if raw.get("out_of_budget") else "wall-clock limit exceeded"
 
 
-def run_failure(raw: RunReport) -> tuple[TestStatus, str] | None:
+def run_failure(raw: StdioReport | InteractiveReport) -> tuple[TestStatus, str] | None:
     """How the candidate's process failed by itself (time, output, memory, crash), if it did."""
-    if raw.get("timed_out"):
+    if raw["timed_out"]:
         return TestStatus.timed_out, _timeout_detail(raw)
-    if raw.get("stdout_over") or raw.get("output_over"):
+    is_over = raw["stdout_over"] if raw["kind"] == "stdio" else raw["output_over"]
+    if is_over:
         return TestStatus.failed, "output limit exceeded"
-    code, sig, stderr = raw.get("exit_code"), raw.get("signal"), str(raw.get("stderr", ""))
+    code, sig, stderr = raw["exit_code"], raw["signal"], raw["stderr"]
     if sig == signal.SIGXCPU:
         return TestStatus.timed_out, "CPU-time limit exceeded"
     if (code == 3 and stderr.rstrip().endswith("MemoryError")) or "std::bad_alloc" in stderr:
@@ -284,7 +277,7 @@ def _judge_said(report: JudgeReport, what: str) -> tuple[TestStatus, str] | None
 
 
 def _process_verdict(
-    raw: RunReport, test: StdioTest, checker: Checker | None
+    raw: StdioReport, test: StdioTest, checker: Checker | None
 ) -> tuple[TestStatus, str]:
     failure = run_failure(raw)
     if failure is not None:
@@ -294,13 +287,13 @@ def _process_verdict(
         return said if said is not None else (TestStatus.passed, "")
     if checker is not None and checker.kind == "program":
         raise ValueError("the checker program gave no verdict")
-    difference = compare_output(test, str(raw.get("stdout", "")), checker)
+    difference = compare_output(test, raw["stdout"], checker)
     if difference is None:
         return TestStatus.passed, ""
     return TestStatus.failed, difference
 
 
-def _interactive_verdict(raw: RunReport) -> tuple[TestStatus, str]:
+def _interactive_verdict(raw: InteractiveReport) -> tuple[TestStatus, str]:
     """The interactor's word first (it may have stopped the candidate); then the candidate's
     own failures; a pass needs both: the interactor accepted and the candidate exited 0."""
     if "judge" in raw:
@@ -315,20 +308,20 @@ def _interactive_verdict(raw: RunReport) -> tuple[TestStatus, str]:
     return TestStatus.passed, ""
 
 
-def _call_verdict(raw: RunReport, test: CallTest) -> tuple[TestStatus, str]:
-    replies = raw.get("replies") or []
-    stderr = _tail(str(raw.get("stderr", "")))
+def _call_verdict(raw: CallReport, test: CallTest) -> tuple[TestStatus, str]:
+    replies = raw["replies"]
+    stderr = _tail(raw["stderr"])
     first = replies[0] if replies else {}
     if first.get("load") == "memory":
         return TestStatus.memory_exceeded, "MemoryError while loading the code"
     if "load" in first:
         return TestStatus.runtime_error, _tail(_text(first.get("detail", ""), 4000))
-    if raw.get("response_over"):
+    if raw["response_over"]:
         return TestStatus.failed, "return value too large"
-    if raw.get("output_over"):
+    if raw["output_over"]:
         return TestStatus.failed, "output limit exceeded"
     if len(replies) < 2:
-        if raw.get("timed_out"):
+        if raw["timed_out"]:
             return TestStatus.timed_out, _timeout_detail(raw)
         return TestStatus.runtime_error, f"the process ended without an answer {stderr}".strip()
     reply = replies[1]
@@ -350,13 +343,13 @@ def _call_verdict(raw: RunReport, test: CallTest) -> tuple[TestStatus, str]:
     return TestStatus.failed, f"expected {preview_expected(test.expected)}, got {preview(got)}"
 
 
-def _assert_verdict(raw: RunReport) -> tuple[TestStatus, str]:
-    verdict = raw.get("verdict")
-    if raw.get("timed_out"):
+def _assert_verdict(raw: AssertReport) -> tuple[TestStatus, str]:
+    verdict = raw["verdict"]
+    if raw["timed_out"]:
         return TestStatus.timed_out, _timeout_detail(raw)
-    if raw.get("output_over"):
+    if raw["output_over"]:
         return TestStatus.failed, "output limit exceeded"
-    if type(verdict) is not dict:
+    if verdict is None:
         return TestStatus.runtime_error, "the test harness was killed"
     status = verdict.get("status")
     detail = _text(verdict.get("detail", ""), 1000)
@@ -365,49 +358,66 @@ def _assert_verdict(raw: RunReport) -> tuple[TestStatus, str]:
     return TestStatus.runtime_error, detail or "the test harness failed"
 
 
-def _skipped_verdict(raw: RunReport) -> TestVerdict:
-    try:
-        reason = SkipReason(raw["skipped"])
-    except ValueError:
-        raise ValueError(f"unknown skip reason {raw['skipped']!r}") from None
-    if reason is SkipReason.JUDGE_NOT_COMPILED:  # the problem's fault: JudgeFault (`error`)
+def _skipped_verdict(raw: SkippedReport) -> TestVerdict:
+    reason = raw["reason"]
+    if reason == SkipReason.JUDGE_NOT_COMPILED:  # the problem's fault: JudgeFault (`error`)
+        if "judge" not in raw:
+            raise ValueError("a judge that did not compile reported without its compiler's word")
         _judge_said(raw["judge"], "checker or interactor")
         raise ValueError("a judge that did not compile reported as accepted")
-    status, detail = _NOT_RUN[reason]
+    status, detail = NOT_RUN[reason]
     return TestVerdict(status=status, elapsed_s=0.0, detail=detail)
 
 
 def grade_test(raw: RunReport, test: Any, checker: Checker | None = None) -> TestVerdict:
-    elapsed_s = round(float(raw.get("elapsed_s", 0.0)), 6)
-    if "skipped" in raw:
+    """One test's verdict from its (decoded) report; a report of a kind the test cannot have
+    (a call report for a stdio test) is the executor's fault: ValueError."""
+    if raw["kind"] == "skipped":
         return _skipped_verdict(raw)
-    if raw.get("status") == "compile_error":
-        return TestVerdict(
-            status=TestStatus.compile_error,
-            elapsed_s=elapsed_s,
-            detail=_text(raw.get("detail"), 4000),
-        )
-    if test.kind == "stdio":
+    elapsed_s = round(float(raw["elapsed_s"]), 6)
+    if raw["kind"] == "compile_error":
+        detail = _text(raw["detail"], 4000)
+        return TestVerdict(status=TestStatus.compile_error, elapsed_s=elapsed_s, detail=detail)
+    if raw["kind"] == "stdio" and test.kind == "stdio":
         status, detail = _process_verdict(raw, test, checker)
-    elif test.kind == "interactive":
+    elif raw["kind"] == "interactive" and test.kind == "interactive":
         status, detail = _interactive_verdict(raw)
-    elif test.kind == "call":
+    elif raw["kind"] == "call" and test.kind == "call":
         status, detail = _call_verdict(raw, test)
-    else:
+    elif raw["kind"] == "assert" and test.kind == "assert":
         status, detail = _assert_verdict(raw)
+    else:
+        raise ValueError(f"a {raw['kind']} run report for a {test.kind} test")
     return TestVerdict(status=status, elapsed_s=elapsed_s, detail=detail)
 
 
 # ---------------------------------------------------------------- one item
 
 
-def grade_tests(item: CodeItem, raw_tests: Sequence[RunReport]) -> list[TestVerdict]:
+def decode_reports(item: CodeItem, raw_tests: object) -> list[RunReport]:
+    """The executor's reports as they arrived (parsed JSON), one per test of `item`, decoded;
+    ValueError for anything else (the verifier's `error`, never a verdict on the candidate)."""
+    if type(raw_tests) is not list:
+        raise ValueError(f"executor returned {type(raw_tests).__name__} for the tests, not a list")
     if len(raw_tests) != len(item.tests):
         raise ValueError(f"executor returned {len(raw_tests)} results for {len(item.tests)} tests")
+    return [decode_run_report(raw) for raw in raw_tests]
+
+
+def grade_tests(item: CodeItem, raw_tests: object) -> list[TestVerdict]:
+    """The item's verdicts from the executor's reports as they arrived (`decode_reports`)."""
+    return grade_reports(item, decode_reports(item, raw_tests))
+
+
+def grade_reports(item: CodeItem, reports: Sequence[RunReport]) -> list[TestVerdict]:
+    """The item's verdicts from its decoded reports (a later test after a failure, under
+    `stop_on_first_failure`, is failed whatever it did: the host owns that rule)."""
     verdicts: list[TestVerdict] = []
-    for raw, test in zip(raw_tests, item.tests, strict=True):
+    for raw, test in zip(reports, item.tests, strict=True):
         if item.stop_on_first_failure and verdicts and verdicts[-1].status != TestStatus.passed:
-            verdicts.append(TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=_SKIPPED))
+            verdicts.append(
+                TestVerdict(status=TestStatus.failed, elapsed_s=0.0, detail=AFTER_FAILURE)
+            )
             continue
         verdicts.append(grade_test(raw, test, item.checker))
     return verdicts

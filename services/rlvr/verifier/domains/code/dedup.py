@@ -16,7 +16,8 @@ What is copied, and what is not:
   not depend on the machine's load or the verifier's health: never an `error`, never a result
   with a timed-out test (a borderline program that timed out under load must get its own
   chance later), never a compile timeout, and never a test skipped because the sandbox gave
-  out (`not run: ...`).
+  out (`not run: ...`). These are read from the executor's typed reports (`timed_out` flags,
+  `SkipReason` codes), never from the verdicts' wording.
 
 A program whose behaviour is random gets one sample per request (and one per cache lifetime):
 the price of deduplication, which GRPO groups of identical completions pay gladly.
@@ -27,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from enum import Enum
@@ -37,6 +38,7 @@ from rlvr.schemas.code import CodeItem, CodeResult, Reuse, TestStatus
 from rlvr.schemas.common import Status
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.lru import BoundedLru
+from rlvr.verifier.sandbox.wire.protocol import RunReport, SkipReason
 
 # Bumped when the meaning of a key changes (a cache is per process, but a key may be logged).
 _KEY_VERSION = 2
@@ -80,20 +82,30 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"not JSON: {type(value).__name__}")
 
 
-def is_cacheable(result: CodeResult) -> bool:
+# Tests PID 1 did not run for a reason of the moment (the budget under this load, the sandbox's
+# health, a judge that failed): only a skip after the program's own visible failure is lasting.
+_LASTING_SKIPS = frozenset({SkipReason.AFTER_FAILURE})
+
+
+def is_cacheable(result: CodeResult, reports: Sequence[RunReport]) -> bool:
     """Whether a verdict may serve later requests: it depends only on the program and the item,
-    not on the load of the machine or the health of the sandbox (see the module docstring)."""
+    not on the load of the machine or the health of the sandbox (see the module docstring).
+
+    Decided from typed facts, never from wording: the result's status, its tests' statuses, and
+    the executor's reports the verdict was judged from (`reports`): any run that timed out, a
+    compile that timed out (the `compile_error` report's `timed_out`), or a test skipped for a
+    reason that is not the program's (its `SkipReason`). A run that timed out behind a wrong
+    answer under `stop_on_first_failure` counts too (conservative: a miss, never a stale hit).
+    """
     if result.status is Status.error or result.status is Status.timed_out:
         return False
-    for test in result.tests:
-        if test.status is TestStatus.timed_out:
-            return False
-        if test.status is TestStatus.compile_error and "timed out" in test.detail:
-            return False
-        # a test the sandbox could not run (`not run: ...`, a lost process spawner)
-        if test.status is TestStatus.runtime_error and (
-            test.detail.startswith("not run") or "sandbox" in test.detail
-        ):
+    if any(test.status is TestStatus.timed_out for test in result.tests):
+        return False
+    for report in reports:
+        if report["kind"] == "skipped":
+            if report["reason"] not in _LASTING_SKIPS:
+                return False
+        elif report["timed_out"]:
             return False
     return True
 
@@ -126,9 +138,13 @@ class Claim:
     key: bytes | None = None
     pending: asyncio.Future[CodeResult | None] | None = None
     result: CodeResult | None = field(default=None, repr=False)
+    is_cacheable: bool = False
 
-    def publish(self, result: CodeResult) -> None:
+    def publish(self, result: CodeResult, reports: Sequence[RunReport]) -> None:
+        """Share `result` with the waiting copies; it is cached if `is_cacheable` says so of it
+        and of the executor's `reports` it was judged from (none: a verdict without a run)."""
         self.result = result
+        self.is_cacheable = is_cacheable(result, reports)
         if self.pending is not None and not self.pending.done():
             self.pending.set_result(result)
 
@@ -193,7 +209,7 @@ class VerdictReuse:
         finally:
             if claim.pending is not None and not claim.pending.done():
                 claim.pending.set_result(None)
-            if claim.result is not None and is_cacheable(claim.result):
+            if claim.result is not None and claim.is_cacheable:
                 self.cache.put(key, claim.result)
 
     def stats(self) -> dict[str, Any]:

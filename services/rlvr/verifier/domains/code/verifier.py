@@ -25,7 +25,7 @@ from rlvr.schemas.code import (
 )
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.verifier.domains.batching import Admission, item_result
-from rlvr.verifier.domains.code.check import JudgeFault, grade_tests
+from rlvr.verifier.domains.code.check import JudgeFault, decode_reports, grade_reports
 from rlvr.verifier.domains.code.compiled import CompileCache, CompileOutcome, compile_key
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.deadlines import acquire_timeout_s, job_deadline_s
@@ -35,7 +35,7 @@ from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.domains.code.scoring import scored_outcome
 from rlvr.verifier.sandbox.host.backend import SandboxBackend, SandboxError, SandboxLost
 from rlvr.verifier.sandbox.host.pool import SandboxPool
-from rlvr.verifier.sandbox.wire.protocol import Job, JobResult, RunReport
+from rlvr.verifier.sandbox.wire.protocol import CompileErrorReport, Job, JobResult, RunReport
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -145,7 +145,12 @@ class CodeVerifier:
         outcome, raw, last_error = await self.execute_program(job)
         if outcome is None or outcome.fault or outcome.artefact_b64 is not None:
             return raw, last_error
-        verdict: RunReport = {"status": "compile_error", "detail": outcome.detail, "elapsed_s": 0.0}
+        verdict: CompileErrorReport = {
+            "kind": "compile_error",
+            "detail": outcome.detail,
+            "timed_out": outcome.is_timed_out,
+            "elapsed_s": 0.0,
+        }
         return {"tests": [verdict for _ in job["tests"]]}, ""
 
     async def _run_raw(self, job: Job) -> tuple[JobResult | None, str]:
@@ -238,42 +243,51 @@ class CodeVerifier:
         async with self.reuse.claim(key, item, batch) as claim:
             if claim.copied is not None:
                 return claim.copied
-            result = await self._run_job(item, job, started)
-            claim.publish(result)
+            result, reports = await self._run_job(item, job, started)
+            claim.publish(result, reports)
             return result
 
     def _job_and_key(self, item: CodeItem, code: str) -> tuple[Job, bytes | None]:
         job = build_job(item, code, self.settings)
         return job, self.reuse.key(item, code, job)
 
-    async def _run_job(self, item: CodeItem, job: Job, started: float) -> CodeResult:
+    async def _run_job(
+        self, item: CodeItem, job: Job, started: float
+    ) -> tuple[CodeResult, list[RunReport]]:
         """Run the job (compiled once per distinct program) and judge its answer: the item's
-        own result."""
+        own result, and the executor's reports it was judged from (none for an `error`)."""
         raw, last_error = await self._execute(job)
         if raw is None:
             elapsed_s = round(time.perf_counter() - started, 6)
-            return error_result(item, f"sandbox error: {last_error}", elapsed_s)
+            return error_result(item, f"sandbox error: {last_error}", elapsed_s), []
         if "fault" in raw:
             log.error("executor fault on item %s: %s", item.id, raw["fault"])
             elapsed_s = round(time.perf_counter() - started, 6)
-            return error_result(item, f"executor fault: {raw['fault']}", elapsed_s)
+            return error_result(item, f"executor fault: {raw['fault']}", elapsed_s), []
         try:
             # Judging is charged to the item: its time counts in elapsed_s, and a judge that
             # overran the job's own deadline would be a verifier fault (`error`).
-            verdicts = await asyncio.wait_for(
-                self._off_loop(grade_tests, item, raw.get("tests", [])), job_deadline_s(job)
+            reports, verdicts = await asyncio.wait_for(
+                self._off_loop(_judge, item, raw.get("tests", [])), job_deadline_s(job)
             )
         except JudgeFault as exc:  # the problem's checker/interactor failed: not the candidate
             elapsed_s = round(time.perf_counter() - started, 6)
-            return error_result(item, str(exc), elapsed_s)
+            return error_result(item, str(exc), elapsed_s), []
         except ValueError as exc:
             elapsed_s = round(time.perf_counter() - started, 6)
-            return error_result(item, f"executor answer malformed: {exc}", elapsed_s)
+            return error_result(item, f"executor answer malformed: {exc}", elapsed_s), []
         elapsed_s = round(time.perf_counter() - started, 6)
         status, reward, detail = scored_outcome(item, verdicts)
-        return item_result(
+        result = item_result(
             CodeResult, item.id, status, detail, elapsed_s, score=reward, tests=verdicts
         )
+        return result, reports
+
+
+def _judge(item: CodeItem, raw_tests: object) -> tuple[list[RunReport], list[TestVerdict]]:
+    """The executor's reports, decoded, and the verdicts judged from them (off the loop)."""
+    reports = decode_reports(item, raw_tests)
+    return reports, grade_reports(item, reports)
 
 
 def make_backend(settings: CodeSettings) -> SandboxBackend:

@@ -28,6 +28,7 @@ from rlvr.verifier.domains.run.translate import (
     sandbox_error,
     supported_languages,
 )
+from rlvr.verifier.sandbox.wire.protocol import StdioReport, decode_run_report
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +75,18 @@ class CodeRunner:
         try:
             unicode_fields({"code": request.code})
         except ValueError as exc:  # the candidate's text: its failure, not ours
-            return run_answer(
-                {"exit_code": 1, "stderr": str(exc), "elapsed_s": 0.0}, None, answer()
-            )
+            refused: StdioReport = {
+                "kind": "stdio",
+                "exit_code": 1,
+                "signal": None,
+                "timed_out": False,
+                "stdout": "",
+                "stdout_over": False,
+                "stderr": str(exc),
+                "elapsed_s": 0.0,
+                "phases_ms": {},
+            }
+            return run_answer(refused, None, answer())
         try:
             _, job = build_run_job(request, language, self.code.settings)
         except BadFiles as exc:
@@ -91,10 +101,17 @@ class CodeRunner:
         if "fault" in raw:
             log.error("executor fault on a run: %s", raw["fault"])
             return sandbox_error(f"executor fault: {raw['fault']}", answer())
-        tests = raw.get("tests") or []
-        if len(tests) != 1 or not isinstance(tests[0], dict):
+        tests = raw.get("tests")
+        if type(tests) is not list or len(tests) != 1:
             return sandbox_error("executor answer malformed: expected one run report", answer())
-        return run_answer(tests[0], outcome, answer())
+        try:
+            report = decode_run_report(tests[0])
+        except ValueError as exc:
+            return sandbox_error(f"executor answer malformed: {exc}", answer())
+        if report["kind"] != "stdio" and report["kind"] != "skipped":
+            why = f"a {report['kind']} run report for a run"
+            return sandbox_error(f"executor answer malformed: {why}", answer())
+        return run_answer(report, outcome, answer())
 
 
 def _since(started: float) -> float:

@@ -28,7 +28,8 @@ from rlvr.verifier.domains.code.check import run_failure
 from rlvr.verifier.domains.code.compiled import CompileOutcome
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.job_builder import build_job
-from rlvr.verifier.sandbox.wire.protocol import Job, RunReport
+from rlvr.verifier.domains.code.not_run import NOT_RUN
+from rlvr.verifier.sandbox.wire.protocol import Job, SkippedReport, StdioReport
 
 # What `files` / `fetch_files` may carry. The work dir is the container's tmpfs (64 MB by
 # default), and a job's answer travels in one frame the host parses on its event loop.
@@ -185,17 +186,16 @@ def compile_failed(outcome: CompileOutcome, answer: Answer) -> RunCodeResponse:
     )
 
 
-def _return_code(report: RunReport) -> int | None:
-    if report.get("timed_out"):
+def _return_code(report: StdioReport) -> int | None:
+    if report["timed_out"]:
         return None
-    code, sig = report.get("exit_code"), report.get("signal")
-    if sig is not None and type(sig) is int:
-        return -sig  # Python's subprocess convention, as SandboxFusion reports it
-    return code if type(code) is int else None
+    if report["signal"] is not None:
+        return -report["signal"]  # Python's subprocess convention, as SandboxFusion reports it
+    return report["exit_code"]
 
 
 def run_answer(
-    report: RunReport, outcome: CompileOutcome | None, answer: Answer
+    report: StdioReport | SkippedReport, outcome: CompileOutcome | None, answer: Answer
 ) -> RunCodeResponse:
     """SandboxFusion's answer for one finished run (`report` from the executor).
 
@@ -203,14 +203,10 @@ def run_answer(
     with `return_code` null; output past the limit stops the run (`Error`); a memory kill is
     `Finished` with its non-zero code and `memory_exceeded: true`.
     """
-    if report.get("skipped"):  # the sandbox could not give it a clean place to run
-        reason = str(report.get("reason") or "not run")
-        return sandbox_error(f"sandbox error: {reason}", answer)
+    if report["kind"] == "skipped":  # the sandbox could not give it a clean place to run
+        _, why = NOT_RUN[report["reason"]]
+        return sandbox_error(f"sandbox error: {why}", answer)
     failure = run_failure(report)
-    stdout = report.get("stdout")
-    stderr = report.get("stderr")
-    stdout_text = stdout if type(stdout) is str else ""
-    stderr_text = stderr if type(stderr) is str else ""
     return_code = _return_code(report)
     verdict, status, message = Verdict.ok, CommandRunStatus.finished, ""
     is_memory = is_output = False
@@ -229,7 +225,6 @@ def run_answer(
             verdict, status, is_output = Verdict.output_limit_exceeded, CommandRunStatus.error, True
         else:
             verdict = Verdict.runtime_error
-    files = report.get("files")
     return RunCodeResponse(
         id=answer.item_id,
         status=RunStatus.success if verdict is Verdict.ok else RunStatus.failed,
@@ -237,13 +232,13 @@ def run_answer(
         compile_result=compile_result(outcome),
         run_result=CommandRunResult(
             status=status,
-            execution_time=round(float(report.get("elapsed_s") or 0.0), 6),
+            execution_time=round(float(report["elapsed_s"]), 6),
             return_code=return_code,
-            stdout=stdout_text,
-            stderr=stderr_text,
+            stdout=report["stdout"],
+            stderr=report["stderr"],
         ),
         executor_pod_name=answer.pod_name,
-        files=dict(files) if isinstance(files, dict) else {},
+        files=dict(report.get("files", {})),
         verdict=verdict,
         memory_exceeded=is_memory,
         output_limit_exceeded=is_output,

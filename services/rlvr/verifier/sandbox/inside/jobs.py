@@ -29,13 +29,16 @@ from rlvr.verifier.sandbox.inside.toolchain import (
 from rlvr.verifier.sandbox.inside.zygote import ZygoteLost
 from rlvr.verifier.sandbox.wire.languages import program_spec
 from rlvr.verifier.sandbox.wire.protocol import (
+    CompileErrorReport,
     CompileReport,
     Job,
     JobResult,
     JobTest,
     JudgeReport,
     RunReport,
+    SkippedReport,
     SkipReason,
+    StdioReport,
     judge_outcome,
 )
 
@@ -107,10 +110,10 @@ class JobRunner:
                     self.artefacts.keep(key, artefact)
             anomalies += found
             if artefact is None or not job["tests"]:  # a compile error, or a compile-only job
-                detail = report.get("detail", "compilation failed")
-                verdict: RunReport = {
-                    "status": "compile_error",
-                    "detail": detail,
+                verdict: CompileErrorReport = {
+                    "kind": "compile_error",
+                    "detail": report.get("detail", "compilation failed"),
+                    "timed_out": bool(report.get("timed_out")),
                     "elapsed_s": 0.0,
                 }
                 return {
@@ -151,12 +154,14 @@ class JobRunner:
             anomalies += found
             for result in got:
                 budget = self.charge_answer(result, budget)
-                if result.get("timed_out") and self.budget.is_out():
+                if result["kind"] == "skipped" or result["kind"] == "compile_error":
+                    continue
+                if result["timed_out"] and self.budget.is_out():
                     result["out_of_budget"] = True
             results += got
             if not self.supervisor.zygote.is_alive:
                 skip = SkipReason.SPAWNER_LOST
-            elif any(judge_outcome(r["judge"]) == "fault" for r in got if "judge" in r):
+            elif any(_judge_failed(r) for r in got):
                 skip = SkipReason.JUDGE_FAILED
             elif not self.supervisor.is_clean:
                 skip = SkipReason.NOT_CLEANED
@@ -202,9 +207,9 @@ class JobRunner:
         size = len(json.dumps(result))
         if size <= budget:
             return budget - size
-        if "stdout" in result:
+        if result["kind"] == "stdio":
             result["stdout"], result["stdout_over"] = "", True
-        if "replies" in result:
+        elif result["kind"] == "call":
             result["replies"], result["response_over"] = result["replies"][:1], True
         return budget - min(size, len(json.dumps(result)))
 
@@ -223,10 +228,10 @@ class JobRunner:
                 raise ValueError("an interactive test needs the item's interactor")
             request = program_request(self.supervisor, job, code, artefact)
             interactive_input = test["input"].encode()
-            report, anomalies = run_interactive(
+            interaction, anomalies = run_interactive(
                 self.supervisor, judge, judge_limits, request, interactive_input, deadline
             )
-            return [report], anomalies
+            return [interaction], anomalies
         stdin = test["stdin"].encode()
         program_fd = (
             None if self.supervisor.launcher is None else self.artefacts.program_fd(job, artefact)
@@ -263,23 +268,32 @@ class JobRunner:
         return [report], anomalies
 
 
-def _exited_cleanly(report: RunReport) -> bool:
+def _exited_cleanly(report: StdioReport) -> bool:
     """Whether the candidate's run ended by itself with status 0 and its output complete."""
-    if report.get("timed_out") or report.get("stdout_over") or report.get("output_over"):
+    if report["timed_out"] or report["stdout_over"]:
         return False
-    return report.get("exit_code") == 0
+    return report["exit_code"] == 0
 
 
-def _skipped(reason: SkipReason, judge: JudgeReport | None = None) -> RunReport:
-    report: RunReport = {"skipped": reason}
+def _judge_failed(report: RunReport) -> bool:
+    """Whether the item's checker or interactor failed itself on this test (not a skip: a judge
+    that did not compile is reported before any test)."""
+    if report["kind"] != "stdio" and report["kind"] != "interactive":
+        return False
+    return "judge" in report and judge_outcome(report["judge"]) == "fault"
+
+
+def _skipped(reason: SkipReason, judge: JudgeReport | None = None) -> SkippedReport:
+    report: SkippedReport = {"kind": "skipped", "reason": reason}
     if judge is not None:
         report["judge"] = judge
     return report
 
 
-def process_report(outcome: ProcessOutcome) -> RunReport:
+def process_report(outcome: ProcessOutcome) -> StdioReport:
     """A process run as the host sees it (the captured stdout as text)."""
     return {
+        "kind": "stdio",
         "exit_code": outcome["exit_code"],
         "signal": outcome["signal"],
         "timed_out": outcome["timed_out"],
@@ -293,13 +307,18 @@ def process_report(outcome: ProcessOutcome) -> RunReport:
 
 def is_definite_failure(result: RunReport) -> bool:
     """A failure visible inside the container (wrong outputs are only known to the host)."""
+    if result["kind"] == "skipped" or result["kind"] == "compile_error":
+        return True
+    if result["timed_out"]:
+        return True
+    if result["kind"] == "call":
+        replies = result["replies"]
+        is_over = result["response_over"] or result["output_over"]
+        return is_over or len(replies) < 2 or "value" not in replies[-1]
+    if result["kind"] == "assert":
+        verdict = result["verdict"]
+        return result["output_over"] or verdict is None or verdict.get("status") != "passed"
     if "judge" in result and judge_outcome(result["judge"]) != "accepted":
         return True
-    if any(result.get(k) for k in ("timed_out", "response_over", "stdout_over", "output_over")):
-        return True
-    if "verdict" in result:
-        return (result["verdict"] or {}).get("status") != "passed"
-    if "replies" in result:
-        replies = result["replies"]
-        return len(replies) < 2 or "value" not in replies[-1]
-    return result.get("exit_code") != 0
+    over = result["stdout_over"] if result["kind"] == "stdio" else result["output_over"]
+    return over or result["exit_code"] != 0

@@ -31,7 +31,7 @@ from rlvr.verifier.sandbox.inside.fds import sealed_memfd
 from rlvr.verifier.sandbox.inside.procs import decode_status
 from rlvr.verifier.sandbox.inside.supervisor import Run, Supervisor
 from rlvr.verifier.sandbox.inside.zygote import SpawnRequest
-from rlvr.verifier.sandbox.wire.protocol import JudgeReport, Limits, RunReport
+from rlvr.verifier.sandbox.wire.protocol import InteractiveReport, JudgeReport, Limits
 
 _STDERR_TAIL = 2000
 
@@ -113,7 +113,7 @@ def run_interactive(
     candidate: SpawnRequest,
     input_: bytes,
     deadline: float,
-) -> tuple[RunReport, list[str]]:
+) -> tuple[InteractiveReport, list[str]]:
     """The candidate and the interactor side by side until both end, or the deadline.
 
     The candidate's deadline is the test's; once the candidate has ended, the interactor gets
@@ -166,7 +166,8 @@ def run_interactive(
         anomalies = run.finish()
     elapsed = (candidate_exit or time.monotonic()) - started
     code, sig = decode_status(run.status) if run.status is not None else (None, None)
-    report: RunReport = {
+    report: InteractiveReport = {
+        "kind": "interactive",
         "exit_code": code,
         "signal": sig,
         "timed_out": candidate_timed_out,

@@ -17,7 +17,9 @@ from rlvr.verifier.sandbox.inside.supervisor import Capture, LineReader, Run, Su
 from rlvr.verifier.sandbox.inside.zygote import SpawnRequest
 from rlvr.verifier.sandbox.wire.protocol import (
     AssertJobTest,
+    AssertReport,
     CallJobTest,
+    CallReport,
     HarnessVerdict,
     JobTest,
     Limits,
@@ -61,7 +63,8 @@ class PythonSessions:
         anomalies: list[str] = []
         while len(results) < len(tests):
             if self.budget.is_out():
-                results += [{"skipped": SkipReason.OUT_OF_BUDGET} for _ in tests[len(results) :]]
+                out: RunReport = {"kind": "skipped", "reason": SkipReason.OUT_OF_BUDGET}
+                results += [out.copy() for _ in tests[len(results) :]]
                 break
             rest = tests[len(results) :]
             cwd = self.supervisor.prepare_dir({f"{SOURCE_NAME}.py": code})
@@ -78,10 +81,11 @@ class PythonSessions:
             )
             if kind == "assert":
                 asserts = cast(list[AssertJobTest], rest)
-                got, found = self._assert_session(request, asserts, limits)
+                asserted, found = self._assert_session(request, asserts, limits)
+                results += asserted
             else:
-                got, found = self._call_session(request, cast(list[CallJobTest], rest), limits)
-            results += got
+                called, found = self._call_session(request, cast(list[CallJobTest], rest), limits)
+                results += called
             anomalies += found
             if not self.supervisor.zygote.is_alive:
                 break
@@ -101,12 +105,12 @@ class PythonSessions:
 
     def _call_session(
         self, request: SpawnRequest, calls: list[CallJobTest], limits: Limits
-    ) -> tuple[list[RunReport], list[str]]:
+    ) -> tuple[list[CallReport], list[str]]:
         """Send one call at a time; each reply (encoded value) goes back to the host untouched."""
         timeout_s = float(limits["timeout_s"])
         run = Run(self.supervisor, self.budget.deadline(timeout_s))
         clock = TestClock(run, timeout_s, self.budget.end)
-        results: list[RunReport] = []
+        results: list[CallReport] = []
         ready: list[dict[str, Any]] = []
         try:
             child_fds, stderr, req_w, resp_r = self._session_pipes(run)
@@ -129,7 +133,7 @@ class PythonSessions:
                         send_next()
                         continue
                     replies = [reply_fields(ready[0]), reply_fields(message)]
-                    results.append({"replies": replies, "elapsed_s": clock.lap()})
+                    results.append(call_report(replies, clock.lap()))
                     if len(results) == len(calls):
                         return True
                     send_next()
@@ -141,17 +145,13 @@ class PythonSessions:
         if ready and "ready" not in ready[0]:
             elapsed_s = clock.lap()
             first = [reply_fields(m) for m in ready[:1]]
-            results = [{"replies": first, "elapsed_s": elapsed_s} for _ in calls]
+            results = [call_report(first, elapsed_s) for _ in calls]
         elif len(results) < len(calls):
-            results.append(
-                {
-                    "replies": [reply_fields(m) for m in ready[:1]],
-                    "timed_out": run.timed_out,
-                    "response_over": responses.is_over,
-                    "output_over": run.output_over,
-                    "elapsed_s": clock.lap(),
-                }
-            )
+            report = call_report([reply_fields(m) for m in ready[:1]], clock.lap())
+            report["timed_out"] = run.timed_out
+            report["response_over"] = responses.is_over
+            report["output_over"] = run.output_over
+            results.append(report)
         tail = stderr.text()[-2000:]
         for result in results:
             result["stderr"] = tail
@@ -159,11 +159,11 @@ class PythonSessions:
 
     def _assert_session(
         self, request: SpawnRequest, tests: list[AssertJobTest], limits: Limits
-    ) -> tuple[list[RunReport], list[str]]:
+    ) -> tuple[list[AssertReport], list[str]]:
         timeout_s = float(limits["timeout_s"])
         run = Run(self.supervisor, self.budget.deadline(timeout_s))
         clock = TestClock(run, timeout_s, self.budget.end)
-        results: list[RunReport] = []
+        results: list[AssertReport] = []
         try:
             child_fds, stderr, req_w, resp_r = self._session_pipes(run)
             verdict_r, verdict_w = run.pipe()
@@ -182,7 +182,7 @@ class PythonSessions:
             def is_done() -> bool:
                 for message in lines.take():
                     verdict = cast(HarnessVerdict, message)
-                    results.append({"verdict": verdict, "elapsed_s": clock.lap()})
+                    results.append(assert_report(verdict, clock.lap()))
                     if message.get("lost") or message.get("load") or len(results) == len(tests):
                         return True
                 return not verdicts.is_open
@@ -190,26 +190,44 @@ class PythonSessions:
             run.wait(is_done)
         finally:
             anomalies = run.finish()
-        if results and (results[0].get("verdict") or {}).get("load"):
+        if results and (results[0]["verdict"] or {}).get("load"):
             results = [results[0].copy() for _ in tests]  # the code does not load: same for all
         elif len(results) < len(tests) and not (
-            results and (results[-1].get("verdict") or {}).get("lost")
+            results and (results[-1]["verdict"] or {}).get("lost")
         ):
             # the running test timed out, or its harness was killed
-            results.append(
-                {
-                    "verdict": None,
-                    "timed_out": run.timed_out,
-                    "output_over": run.output_over,
-                    "elapsed_s": clock.lap(),
-                }
-            )
+            report = assert_report(None, clock.lap())
+            report["timed_out"], report["output_over"] = run.timed_out, run.output_over
+            results.append(report)
         tail = stderr.text()[-2000:]
         for result in results:
             result["stderr"] = tail
         return results, anomalies
 
-    # -- jobs
+
+def call_report(replies: list[Reply], elapsed_s: float) -> CallReport:
+    """A call test's report as an uneventful run ends (stderr: the session's tail, set later)."""
+    return {
+        "kind": "call",
+        "replies": replies,
+        "timed_out": False,
+        "response_over": False,
+        "output_over": False,
+        "stderr": "",
+        "elapsed_s": elapsed_s,
+    }
+
+
+def assert_report(verdict: HarnessVerdict | None, elapsed_s: float) -> AssertReport:
+    """An assert test's report as an uneventful run ends (stderr: set later)."""
+    return {
+        "kind": "assert",
+        "verdict": verdict,
+        "timed_out": False,
+        "output_over": False,
+        "stderr": "",
+        "elapsed_s": elapsed_s,
+    }
 
 
 # What a call session's reply line may carry to the host, all scalars (`value`/`args` are the

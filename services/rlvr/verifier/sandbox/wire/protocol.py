@@ -1,20 +1,22 @@
 """The messages between the host and a sandbox's executor, written down once (stdlib only).
 
 The host's job builder (`domains/code/job_builder.py`) writes a `Job`; the executor in the
-container (`executor.py`, `jobs.py`) answers with a `JobResult`, one `RunReport` per test;
-the host's checker (`domains/code/check.py`) judges those. Both sides import this module (it is
-sent into containers with the executor), so a field renamed on one side is a type error on the
-other.
+container (`executor.py`, `jobs.py`) answers with a `JobResult`, one `RunReport` per test (a
+tagged union: its `kind` says which of six shapes it is); the host's checker
+(`domains/code/check.py`) reads each through `decode_run_report` and judges it. Both sides
+import this module (it is sent into containers with the executor), so a field renamed on one
+side is a type error on the other.
 
 What a `RunReport` carries is partly the candidate's doing (its stdout, stderr, a reply line
 it may have forged): these types describe what the executor *sends*, not what the host may
 *trust*. The host still checks every field's type where the candidate could have chosen it.
 """
 
-from __future__ import annotations
-
+# (No `from __future__ import annotations`: `decode_run_report` reads the shapes' required and
+# optional keys at run time, which Python 3.11 gets wrong for string annotations.)
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, cast, get_args
 
 # -- host -> executor
 
@@ -164,33 +166,87 @@ class JudgeReport(TypedDict):
     output_at_fault: NotRequired[bool]
 
 
-class RunReport(TypedDict, total=False):
-    """What the executor saw of one test; the host turns it into a verdict."""
+class StdioReport(TypedDict):
+    """A stdio test's run: one fresh process, its stdin the test's."""
 
-    elapsed_s: float
-    stderr: str
-    timed_out: bool
-    output_over: bool
-    # a process run (stdio tests)
+    kind: Literal["stdio"]
     exit_code: int | None
     signal: int | None
-    stdout: str
+    timed_out: bool
+    stdout: str  # "" once a checker program judged it (`judge`), or past the answer's budget
     stdout_over: bool
+    stderr: str
+    elapsed_s: float
     phases_ms: dict[str, float]
-    # a call session
-    replies: list[Reply]
-    response_over: bool
-    # an assert session
-    verdict: HarnessVerdict | None
-    # a checker program's or an interactor's run
-    judge: JudgeReport
-    # not run (why: a code), or not compiled
-    skipped: SkipReason
-    out_of_budget: bool  # a run that timed out as total_timeout_s ran out
-    status: Literal["compile_error"]
-    detail: str
+    out_of_budget: NotRequired[bool]  # it timed out as the job's total_timeout_s ran out
+    judge: NotRequired[JudgeReport]  # the checker program's run, when the item has one
     # the job's `fetch_files` that existed after the run: {path: base64}
-    files: dict[str, str]
+    files: NotRequired[dict[str, str]]
+
+
+class InteractiveReport(TypedDict):
+    """An interactive test: the candidate beside the interactor. `judge` is absent when the
+    candidate ran out of time (the interactor was waiting for it) or the interactor was lost."""
+
+    kind: Literal["interactive"]
+    exit_code: int | None
+    signal: int | None
+    timed_out: bool
+    output_over: bool
+    stderr: str
+    elapsed_s: float
+    out_of_budget: NotRequired[bool]
+    judge: NotRequired[JudgeReport]
+
+
+class CallReport(TypedDict):
+    """A call test in a serving Python process: `replies` are its ready line and its answer
+    (one line: the code did not load, or the answer never came)."""
+
+    kind: Literal["call"]
+    replies: list[Reply]
+    timed_out: bool
+    response_over: bool  # the answer line was too long (or past the answer's budget)
+    output_over: bool
+    stderr: str
+    elapsed_s: float
+    out_of_budget: NotRequired[bool]
+
+
+class AssertReport(TypedDict):
+    """An assert test: the harness's verdict, None when the harness gave none (the test timed
+    out, or the harness was killed)."""
+
+    kind: Literal["assert"]
+    verdict: HarnessVerdict | None
+    timed_out: bool
+    output_over: bool
+    stderr: str
+    elapsed_s: float
+    out_of_budget: NotRequired[bool]
+
+
+class SkippedReport(TypedDict):
+    """A test PID 1 did not run, and why (a code: the host words it)."""
+
+    kind: Literal["skipped"]
+    reason: SkipReason
+    judge: NotRequired[JudgeReport]  # JUDGE_NOT_COMPILED: what the compiler said, as a judge
+
+
+class CompileErrorReport(TypedDict):
+    """The program did not compile (every test of the job gets the same report)."""
+
+    kind: Literal["compile_error"]
+    detail: str  # the compiler's diagnostics (the candidate's doing)
+    timed_out: bool  # the compiler ran past compile_timeout_s (the machine's load, maybe)
+    elapsed_s: float
+
+
+# What the executor saw of one test; the host turns it into a verdict, matching on `kind`.
+RunReport = (
+    StdioReport | InteractiveReport | CallReport | AssertReport | SkippedReport | CompileErrorReport
+)
 
 
 class CompileReport(TypedDict, total=False):
@@ -240,3 +296,130 @@ def judge_outcome(report: JudgeReport) -> JudgeOutcome:
     if report["exit_code"] == FAIL_EXIT_CODE:
         return "fault"
     return "rejected"
+
+
+# -- reading a run report (host side)
+
+_Check = Callable[[object], bool]
+
+
+def _is_bool(value: object) -> bool:
+    return type(value) is bool
+
+
+def _is_str(value: object) -> bool:
+    return type(value) is str
+
+
+def _is_int_or_none(value: object) -> bool:
+    return value is None or type(value) is int
+
+
+def _is_seconds(value: object) -> bool:
+    return type(value) in (int, float)
+
+
+def _is_str_map(value: object) -> bool:
+    return type(value) is dict and all(type(v) is str for v in value.values())
+
+
+def _is_phases(value: object) -> bool:
+    return type(value) is dict and all(_is_seconds(v) for v in value.values())
+
+
+def _is_replies(value: object) -> bool:
+    return type(value) is list and all(type(reply) is dict for reply in value)
+
+
+def _is_verdict(value: object) -> bool:
+    return value is None or type(value) is dict
+
+
+def _is_reason(value: object) -> bool:
+    return type(value) is str and value in _SKIP_CODES
+
+
+_SKIP_CODES = frozenset(reason.value for reason in SkipReason)
+
+# The type of each field a report may carry, by name (a name means one thing in every shape).
+# Inside `replies` and `verdict` the candidate or the harness chose the values: the host's
+# checker looks at each one where it reads it (`check.py`), not here.
+_FIELD_CHECKS: dict[str, _Check] = {
+    "exit_code": _is_int_or_none,
+    "signal": _is_int_or_none,
+    "timed_out": _is_bool,
+    "stdout": _is_str,
+    "stdout_over": _is_bool,
+    "output_over": _is_bool,
+    "response_over": _is_bool,
+    "out_of_budget": _is_bool,
+    "stderr": _is_str,
+    "elapsed_s": _is_seconds,
+    "phases_ms": _is_phases,
+    "files": _is_str_map,
+    "replies": _is_replies,
+    "verdict": _is_verdict,
+    "judge": lambda value: _fields_wrong(value, JudgeReport, _JUDGE_CHECKS) is None,
+    "reason": _is_reason,
+    "detail": _is_str,
+}
+
+# kind -> its TypedDict: the decoder's required and optional fields are the types' own
+_SHAPES: dict[str, type] = {
+    get_args(shape.__annotations__["kind"])[0]: shape
+    for shape in (
+        StdioReport,
+        InteractiveReport,
+        CallReport,
+        AssertReport,
+        SkippedReport,
+        CompileErrorReport,
+    )
+}
+
+_JUDGE_CHECKS: dict[str, _Check] = {
+    "exit_code": _is_int_or_none,
+    "signal": _is_int_or_none,
+    "timed_out": _is_bool,
+    "stderr": _is_str,
+    "elapsed_s": _is_seconds,
+    "output_at_fault": _is_bool,
+}
+
+
+def _fields_wrong(obj: object, shape: type, checks: dict[str, _Check]) -> str | None:
+    """None when `obj` is a dict with every required field of the TypedDict `shape`, no field
+    it does not declare, and each of the type `checks` says; else what is wrong."""
+    if type(obj) is not dict:
+        return "is not an object"
+    required: frozenset[str] = shape.__required_keys__  # type: ignore[attr-defined]
+    declared: frozenset[str] = required | shape.__optional_keys__  # type: ignore[attr-defined]
+    missing = required - obj.keys()
+    if missing:
+        return f"lacks {', '.join(sorted(missing))}"
+    for name, value in obj.items():
+        if name not in declared:
+            return f"has an unknown field {str(name)[:40]!r}"
+        if name != "kind" and not checks[name](value):
+            return f"has a malformed {name!r}"
+    return None
+
+
+def decode_run_report(obj: object) -> RunReport:
+    """A run report as the executor sent it (parsed JSON), checked against its kind's shape:
+    the tag, every required field, no unknown one, each of its type (the skip reason a known
+    code, returned as a `SkipReason`). ValueError otherwise: the executor's answer is
+    malformed, which the host makes the item's `error` (never a verdict on the candidate)."""
+    if type(obj) is not dict:
+        raise ValueError(f"a run report is a {type(obj).__name__}, not an object")
+    kind = obj.get("kind")
+    shape = _SHAPES.get(kind) if type(kind) is str else None
+    if shape is None:
+        shown = repr(kind[:40]) if type(kind) is str else f"of type {type(kind).__name__}"
+        raise ValueError(f"a run report of unknown kind {shown}")
+    wrong = _fields_wrong(obj, shape, _FIELD_CHECKS)
+    if wrong is not None:
+        raise ValueError(f"a run report of kind {kind!r} {wrong}")
+    if kind == "skipped":
+        return cast(SkippedReport, {**obj, "reason": SkipReason(obj["reason"])})
+    return cast(RunReport, obj)

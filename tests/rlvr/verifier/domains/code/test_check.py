@@ -15,6 +15,9 @@ from rlvr.verifier.domains.code.check import (
     item_outcome,
     values_match,
 )
+from rlvr.verifier.domains.code.not_run import NOT_RUN
+from rlvr.verifier.sandbox.wire.protocol import RunReport, SkipReason
+from tests.support.run_reports import call, skipped, stdio
 
 
 @pytest.mark.parametrize(
@@ -74,39 +77,38 @@ CALL = CallTest(kind="call", fn="f", args=[], expected=[1, 2])
 @pytest.mark.parametrize(
     ("raw", "status"),
     [
-        ({"exit_code": 0, "stdout": "5\n"}, TestStatus.passed),
-        ({"exit_code": 0, "stdout": "6\n"}, TestStatus.failed),
-        ({"exit_code": 1, "stdout": "5\n", "stderr": "Traceback"}, TestStatus.runtime_error),
-        ({"exit_code": None, "signal": 9, "timed_out": True}, TestStatus.timed_out),
-        ({"exit_code": None, "signal": 24}, TestStatus.timed_out),
-        ({"exit_code": None, "signal": 9}, TestStatus.memory_exceeded),
-        ({"exit_code": 3, "stderr": "MemoryError\n"}, TestStatus.memory_exceeded),
-        ({"exit_code": 134, "stderr": "std::bad_alloc"}, TestStatus.memory_exceeded),
-        ({"exit_code": 0, "stdout": "5\n", "stdout_over": True}, TestStatus.failed),
-        ({}, TestStatus.runtime_error),  # nothing known: never a pass
+        (stdio(exit_code=0, stdout="5\n"), TestStatus.passed),
+        (stdio(exit_code=0, stdout="6\n"), TestStatus.failed),
+        (stdio(exit_code=1, stdout="5\n", stderr="Traceback"), TestStatus.runtime_error),
+        (stdio(exit_code=None, signal=9, timed_out=True), TestStatus.timed_out),
+        (stdio(exit_code=None, signal=24), TestStatus.timed_out),
+        (stdio(exit_code=None, signal=9), TestStatus.memory_exceeded),
+        (stdio(exit_code=3, stderr="MemoryError\n"), TestStatus.memory_exceeded),
+        (stdio(exit_code=134, stderr="std::bad_alloc"), TestStatus.memory_exceeded),
+        (stdio(exit_code=0, stdout="5\n", stdout_over=True), TestStatus.failed),
     ],
 )
-def test_stdio_verdicts(raw: dict[str, Any], status: TestStatus) -> None:
+def test_stdio_verdicts(raw: RunReport, status: TestStatus) -> None:
     assert grade_test(raw, STDIO).status is status
 
 
 @pytest.mark.parametrize(
     ("raw", "status"),
     [
-        ({"replies": [{"ready": {}}, {"value": '{"$t":"tuple","v":[1,2]}'}]}, TestStatus.passed),
-        ({"replies": [{"ready": {}}, {"value": "[1,2,3]"}]}, TestStatus.failed),
-        ({"replies": [{"ready": {}}, {"unplain": "x"}]}, TestStatus.failed),
-        ({"replies": [{"ready": {}}, {"raised": "ValueError"}]}, TestStatus.runtime_error),
-        ({"replies": [{"ready": {}}, {"memory": True}]}, TestStatus.memory_exceeded),
-        ({"replies": [{"load": "memory"}]}, TestStatus.memory_exceeded),
-        ({"replies": [{"load": "error", "detail": "SyntaxError"}]}, TestStatus.runtime_error),
-        ({"replies": [{"ready": {}}], "timed_out": True}, TestStatus.timed_out),
-        ({"replies": [{"ready": {}}]}, TestStatus.runtime_error),
-        ({"replies": [{"ready": {}}, {"value": "{bad"}]}, TestStatus.failed),
-        ({"replies": [{"ready": {}}, {"status": "passed"}]}, TestStatus.runtime_error),
+        (call([{"ready": {}}, {"value": '{"$t":"tuple","v":[1,2]}'}]), TestStatus.passed),
+        (call([{"ready": {}}, {"value": "[1,2,3]"}]), TestStatus.failed),
+        (call([{"ready": {}}, {"unplain": "x"}]), TestStatus.failed),
+        (call([{"ready": {}}, {"raised": "ValueError"}]), TestStatus.runtime_error),
+        (call([{"ready": {}}, {"memory": True}]), TestStatus.memory_exceeded),
+        (call([{"load": "memory"}]), TestStatus.memory_exceeded),
+        (call([{"load": "error", "detail": "SyntaxError"}]), TestStatus.runtime_error),
+        (call([{"ready": {}}], timed_out=True), TestStatus.timed_out),
+        (call([{"ready": {}}]), TestStatus.runtime_error),
+        (call([{"ready": {}}, {"value": "{bad"}]), TestStatus.failed),
+        (call([{"ready": {}}, {"status": "passed"}]), TestStatus.runtime_error),
     ],
 )
-def test_call_verdicts(raw: dict[str, Any], status: TestStatus) -> None:
+def test_call_verdicts(raw: RunReport, status: TestStatus) -> None:
     assert grade_test(raw, CALL).status is status
 
 
@@ -124,11 +126,7 @@ def test_item_outcome_rules() -> None:
 
 def test_stop_on_first_failure_counts_later_tests_as_failed() -> None:
     item = CodeItem(code="x", tests=[STDIO, STDIO, STDIO], stop_on_first_failure=True)
-    raws: list[dict[str, Any]] = [
-        {"exit_code": 0, "stdout": "4\n"},
-        {"exit_code": 0, "stdout": "5\n"},
-        {"skipped": "after_failure"},
-    ]
+    raws = [stdio(stdout="4\n"), stdio(stdout="5\n"), skipped("after_failure")]
     statuses = [v.status for v in grade_tests(item, raws)]
     assert statuses == [TestStatus.failed, TestStatus.failed, TestStatus.failed]
 
@@ -136,7 +134,24 @@ def test_stop_on_first_failure_counts_later_tests_as_failed() -> None:
 def test_a_short_answer_from_the_executor_is_an_error_not_a_verdict() -> None:
     item = CodeItem(code="x", tests=[STDIO, STDIO])
     with pytest.raises(ValueError):
-        grade_tests(item, [{"exit_code": 0, "stdout": "5\n"}])
+        grade_tests(item, [stdio(stdout="5\n")])
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {},  # nothing known: never a pass
+        {"exit_code": 0, "stdout": "5\n"},  # untagged
+        {**stdio(stdout="5\n"), "kind": "call"},  # the tag says call: it lacks `replies`
+        call([{"ready": True}, {"value": "5"}]),  # a call report for a stdio test
+        skipped("not run: an earlier test failed"),  # a reason as prose, not a code
+        "5\n",
+    ],
+)
+def test_a_report_the_test_cannot_have_is_an_error_not_a_verdict(raw: Any) -> None:
+    item = CodeItem(code="x", tests=[STDIO])
+    with pytest.raises(ValueError):
+        grade_tests(item, [raw])
 
 
 # ---------------------------------------------------------------- issue 13: host-side judging
@@ -183,8 +198,8 @@ def test_stdio_tolerance_rules(expected: str, got: str, tolerance: Any, same: bo
     assert (compare_stdout(expected, got, tolerance) is None) is same
 
 
-def call_raw(value: str) -> dict[str, Any]:
-    return {"replies": [{"ready": {}}, {"value": value}]}
+def call_raw(value: str) -> RunReport:
+    return call([{"ready": {}}, {"value": value}])
 
 
 @pytest.mark.parametrize(
@@ -250,7 +265,7 @@ def test_huge_values_are_described_not_rendered() -> None:
     ],
 )
 def test_candidate_written_fields_are_not_expanded(reply: dict[str, Any]) -> None:
-    verdict = grade_test({"replies": [{"ready": {}}, reply]}, CALL)
+    verdict = grade_test(call([{"ready": {}}, reply]), CALL)
     assert verdict.status is TestStatus.runtime_error
     verdict.detail.encode("utf-8")  # sendable
 
@@ -259,5 +274,20 @@ def test_a_forged_load_failure_is_runtime_error_whatever_it_holds() -> None:
     nested: Any = []
     for _ in range(5000):
         nested = [nested]
-    verdict = grade_test({"replies": [{"load": "error", "detail": nested}]}, CALL)
+    verdict = grade_test(call([{"load": "error", "detail": nested}]), CALL)
     assert verdict.status is TestStatus.runtime_error
+
+
+def test_every_skip_code_is_worded_once_and_never_as_a_pass() -> None:
+    assert set(NOT_RUN) == set(SkipReason)
+    assert all(status is not TestStatus.passed for status, _ in NOT_RUN.values())
+    assert all(detail.startswith("not run: ") for _, detail in NOT_RUN.values())
+
+
+# (JUDGE_NOT_COMPILED is the item's `error`: test_checkers.py)
+@pytest.mark.parametrize(
+    "reason", [r for r in SkipReason if r is not SkipReason.JUDGE_NOT_COMPILED]
+)
+def test_a_skipped_test_gets_the_verdict_its_code_says(reason: SkipReason) -> None:
+    verdict = grade_test(skipped(reason), STDIO)
+    assert (verdict.status, verdict.detail) == NOT_RUN[reason]

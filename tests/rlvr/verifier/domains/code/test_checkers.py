@@ -23,6 +23,7 @@ from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.deadlines import job_deadline_s
 from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.sandbox.wire.protocol import JudgeReport, RunReport, judge_outcome
+from tests.support import run_reports
 
 BIG = "1" * 5000
 
@@ -83,6 +84,7 @@ def test_float_checker_counts_tokens_and_names_the_first_difference() -> None:
 
 
 def report(code: int | None, sig: int | None = None, timed_out: bool = False) -> JudgeReport:
+    sig = None if sig is None else int(sig)  # as JSON brings it: an int, not a `Signals`
     return {"exit_code": code, "signal": sig, "timed_out": timed_out, "stderr": "", "elapsed_s": 0}
 
 
@@ -200,11 +202,6 @@ def test_interactive_items_take_any_language_with_the_interactor() -> None:
     assert job["interactor"]["language"] == "cpp"
 
 
-def clean_run(**extra: Any) -> RunReport:
-    raw: RunReport = {"exit_code": 0, "signal": None, "timed_out": False, "stdout": "", **extra}  # type: ignore[typeddict-item]
-    return raw
-
-
 @pytest.mark.parametrize(
     ("judge", "status"),
     [
@@ -215,7 +212,7 @@ def clean_run(**extra: Any) -> RunReport:
 )
 def test_a_checker_programs_word_is_the_verdict(judge: JudgeReport, status: TestStatus) -> None:
     item = stdio_item(checker=PROGRAM)
-    assert grade_test(clean_run(judge=judge), item.tests[0], item.checker).status == status
+    assert grade_test(run_reports.stdio(judge=judge), item.tests[0], item.checker).status == status
 
 
 @pytest.mark.parametrize(
@@ -225,18 +222,18 @@ def test_a_checker_programs_word_is_the_verdict(judge: JudgeReport, status: Test
 def test_a_failing_checker_is_the_verifiers_fault_never_a_pass(judge: JudgeReport) -> None:
     item = stdio_item(checker=PROGRAM)
     with pytest.raises(JudgeFault):
-        grade_tests(item, [clean_run(judge=judge)])
+        grade_tests(item, [run_reports.stdio(judge=judge)])
 
 
 def test_a_checker_program_without_a_verdict_is_never_a_pass() -> None:
     item = stdio_item(checker=PROGRAM)
     with pytest.raises(ValueError):
-        grade_test(clean_run(stdout="EXPECTED-7f"), item.tests[0], item.checker)
+        grade_test(run_reports.stdio(stdout="EXPECTED-7f"), item.tests[0], item.checker)
 
 
 def test_the_candidates_own_failure_comes_before_any_checker() -> None:
     item = stdio_item(checker=PROGRAM)
-    raw = clean_run(exit_code=1, judge=report(0))
+    raw = run_reports.stdio(exit_code=1, judge=report(0))
     assert grade_test(raw, item.tests[0], item.checker).status == TestStatus.runtime_error
 
 
@@ -249,13 +246,17 @@ def interactive_item() -> CodeItem:
 @pytest.mark.parametrize(
     ("raw", "status"),
     [
-        (clean_run(judge=report(0)), TestStatus.passed),
-        (clean_run(judge=report(1)), TestStatus.failed),
-        (clean_run(exit_code=None, signal=signal.SIGKILL, judge=report(1)), TestStatus.failed),
-        (clean_run(exit_code=1, judge=report(0)), TestStatus.runtime_error),
-        (clean_run(timed_out=True), TestStatus.timed_out),
-        (clean_run(timed_out=True, judge=report(0)), TestStatus.timed_out),
-        (clean_run(), TestStatus.runtime_error),  # no verdict from the interactor: not a pass
+        (run_reports.interactive(judge=report(0)), TestStatus.passed),
+        (run_reports.interactive(judge=report(1)), TestStatus.failed),
+        (
+            run_reports.interactive(exit_code=None, signal=int(signal.SIGKILL), judge=report(1)),
+            TestStatus.failed,
+        ),
+        (run_reports.interactive(exit_code=1, judge=report(0)), TestStatus.runtime_error),
+        (run_reports.interactive(timed_out=True), TestStatus.timed_out),
+        (run_reports.interactive(timed_out=True, judge=report(0)), TestStatus.timed_out),
+        # no verdict from the interactor: not a pass
+        (run_reports.interactive(), TestStatus.runtime_error),
     ],
 )
 def test_interactive_verdicts(raw: RunReport, status: TestStatus) -> None:
@@ -267,7 +268,7 @@ def test_a_failing_interactor_is_the_verifiers_fault() -> None:
     item = interactive_item()
     for judge in (report(3), report(None, signal.SIGABRT), report(None, None, timed_out=True)):
         with pytest.raises(JudgeFault):
-            grade_tests(item, [clean_run(judge=judge)])
+            grade_tests(item, [run_reports.interactive(judge=judge)])
 
 
 def test_tests_cut_or_skipped_by_the_total_budget_are_timed_out() -> None:
@@ -275,9 +276,18 @@ def test_tests_cut_or_skipped_by_the_total_budget_are_timed_out() -> None:
         {"code": "x", "total_timeout_s": 1, "tests": [{"kind": "stdio", "stdout": "1"}] * 2}
     )
     raws: list[RunReport] = [
-        clean_run(timed_out=True, out_of_budget=True),
-        {"skipped": "out_of_budget"},
+        run_reports.stdio(exit_code=None, timed_out=True, out_of_budget=True),
+        run_reports.skipped("out_of_budget"),
     ]
     verdicts = grade_tests(item, raws)
     assert [v.status for v in verdicts] == [TestStatus.timed_out] * 2
     assert all("total_timeout_s" in v.detail for v in verdicts)
+
+
+def test_a_judge_that_did_not_compile_is_the_verifiers_fault_with_the_compilers_word() -> None:
+    item = stdio_item(checker=PROGRAM)
+    note = {**report(None), "stderr": "did not compile: checker.cpp:1: error"}
+    with pytest.raises(JudgeFault, match=r"did not run: did not compile: checker\.cpp:1"):
+        grade_tests(item, [run_reports.skipped("judge_not_compiled", judge=note)])
+    with pytest.raises(ValueError, match="without its compiler's word"):
+        grade_tests(item, [run_reports.skipped("judge_not_compiled")])

@@ -24,6 +24,8 @@ from rlvr.verifier.domains.code.dedup import (
 from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.domains.code.values import parse_reply, tree_matches
 from rlvr.verifier.sandbox.wire.codec import encode_value
+from rlvr.verifier.sandbox.wire.protocol import RunReport, SkipReason
+from tests.support.run_reports import call, compile_error, skipped, stdio
 
 SETTINGS = CodeSettings(is_enabled=False)
 BASE: dict[str, Any] = {
@@ -90,7 +92,7 @@ def test_call_arguments_int_and_string_keys_differ() -> None:
 def test_non_json_argument_gives_no_key() -> None:
     body = {"code": "def f(x): return 1", "tests": [{"kind": "call", "fn": "f", "expected": 1}]}
     item = CodeItem.model_validate(body)
-    job = build_job(item, "def f(x): return 1", SETTINGS)
+    job: Any = build_job(item, "def f(x): return 1", SETTINGS)
     job["extra"] = object()
     assert verdict_key(item, "def f(x): return 1", job) is None
 
@@ -170,7 +172,7 @@ def test_a_key_that_json_cannot_write_is_no_key_not_a_crash() -> None:
     deep: Any = 0
     for _ in range(100_000):
         deep = [deep]
-    job = build_job(item, "def f(): pass", SETTINGS)
+    job: Any = build_job(item, "def f(): pass", SETTINGS)
     job["deep"] = deep
     assert verdict_key(item, "def f(): pass", job) is None
 
@@ -191,43 +193,81 @@ def result(
 P, F, T = TestStatus.passed, TestStatus.failed, TestStatus.timed_out
 
 
+R, C = TestStatus.runtime_error, TestStatus.compile_error
+NOT_CLEANED = "not run: the sandbox could not be cleaned after this program"
+
+
 @pytest.mark.parametrize(
-    ("label", "res", "cacheable"),
+    ("label", "res", "reports", "cacheable"),
     [
-        ("all passed", result(P, P), True),
-        ("a wrong answer", result(P, F), True),
-        ("memory", result(P, TestStatus.memory_exceeded), True),
-        ("runtime error", result(TestStatus.runtime_error, details=("ZeroDivisionError",)), True),
-        ("compile error", result(TestStatus.compile_error, details=("x.cpp:1: error",)), True),
-        ("a timed-out test", result(P, T, F), False),
-        ("timed out item", result(T, T, status=Status.timed_out), False),
-        ("verifier error", result(status=Status.error), False),
+        ("all passed", result(P, P), [stdio(), stdio()], True),
+        ("a wrong answer", result(P, F), [stdio(), stdio()], True),
+        ("memory", result(P, TestStatus.memory_exceeded), [stdio(), stdio(signal=9)], True),
+        ("runtime error", result(R, details=("ZeroDivisionError",)), [stdio(exit_code=1)], True),
+        ("compile error", result(C, details=("x.cpp:1: error",)), [compile_error()], True),
+        ("a timed-out test", result(P, T, F), [stdio(), stdio(timed_out=True), stdio()], False),
+        ("timed out item", result(T, T, status=Status.timed_out), [], False),
+        ("verifier error", result(status=Status.error), [], False),
         (
             "compile timeout",
-            result(TestStatus.compile_error, details=("compilation timed out",)),
+            result(C, details=("compilation timed out",)),
+            [compile_error("compilation timed out", timed_out=True)],
             False,
         ),
         (
+            "a compile error that only mentions a time-out",  # the words decide nothing
+            result(C, details=("error: 'timed out' was not declared",)),
+            [compile_error("error: 'timed out' was not declared")],
+            True,
+        ),
+        (
             "sandbox could not run a test",
-            result(
-                P,
-                TestStatus.runtime_error,
-                details=("", "not run: the sandbox could not be cleaned after this program"),
-            ),
+            result(P, R, details=("", NOT_CLEANED)),
+            [stdio(), skipped(SkipReason.NOT_CLEANED)],
             False,
         ),
         (
             "spawner lost",
-            result(
-                TestStatus.runtime_error,
-                details=("the sandbox's process spawner was killed or stopped",),
-            ),
+            result(R, details=("not run: the sandbox's process spawner was killed",)),
+            [skipped(SkipReason.SPAWNER_LOST)],
+            False,
+        ),
+        (
+            "a judge failed on an earlier test",
+            result(P, R),
+            [stdio(), skipped(SkipReason.JUDGE_FAILED)],
+            False,
+        ),
+        (
+            "a runtime error whose stderr names the sandbox",  # the words decide nothing
+            result(R, details=("exit code 1: sandbox.py: no such file",)),
+            [stdio(exit_code=1, stderr="sandbox.py: no such file")],
+            True,
+        ),
+        (
+            "skipped after the program's own crash",
+            result(R, F, details=("exit code 1", "not run: an earlier test failed")),
+            [stdio(exit_code=1), skipped(SkipReason.AFTER_FAILURE)],
+            True,
+        ),
+        (
+            "a time-out hidden behind a wrong answer (stop_on_first_failure)",
+            result(F, F),
+            [stdio(stdout="wrong"), stdio(exit_code=None, timed_out=True)],
+            False,
+        ),
+        (
+            "a call that timed out with an answer too large",
+            result(F, details=("return value too large",)),
+            [call([{"ready": True}], timed_out=True, response_over=True)],
             False,
         ),
     ],
 )
-def test_what_may_serve_later_requests(label: str, res: CodeResult, cacheable: bool) -> None:
-    assert is_cacheable(res) is cacheable, label
+def test_what_may_serve_later_requests(
+    label: str, res: CodeResult, reports: list[RunReport], cacheable: bool
+) -> None:
+    assert is_cacheable(res, reports) is cacheable, label
 
 
 def test_cache_evicts_least_recently_used_by_count() -> None:
@@ -248,7 +288,7 @@ def test_cache_evicts_by_bytes_and_never_exceeds_them() -> None:
     cache = VerdictCache(max_items=100, max_bytes=int(size * 2.5))
     for n in range(5):
         cache.put(bytes([n]) * 32, big)
-        assert cache.bytes <= cache.max_bytes
+        assert cache.max_bytes is not None and cache.bytes <= cache.max_bytes
     assert len(cache) == 2
     cache.put(b"z" * 32, result(*([P] * 200), details=tuple("y" * 4000 for _ in range(200))))
     assert cache.get(b"z" * 32) is None  # larger than the whole cache: not kept
@@ -288,7 +328,7 @@ def test_claims_in_a_batch_copy_the_first_verdict_and_cache_it() -> None:
                 runs += 1
                 await asyncio.sleep(0.01)
                 done = result(P).model_copy(update={"id": item_id})
-                claim.publish(done)
+                claim.publish(done, [stdio(stdout="ok\n")])
                 return done
 
         results = list(await asyncio.gather(*(one(str(i)) for i in range(4))))
@@ -318,7 +358,7 @@ def test_an_error_verdict_is_not_copied_nor_cached_and_copies_run_themselves() -
                 runs += 1
                 await asyncio.sleep(0.01)
                 done = result(status=Status.error)
-                claim.publish(done)
+                claim.publish(done, [])
                 return done
 
         results = list(await asyncio.gather(*(one(str(i)) for i in range(3))))
@@ -362,7 +402,7 @@ def test_timed_out_verdict_is_copied_in_the_batch_but_not_cached() -> None:
                     return claim.copied
                 await asyncio.sleep(0.01)
                 done = result(T, status=Status.timed_out)
-                claim.publish(done)
+                claim.publish(done, [])
                 return done
 
         results = list(await asyncio.gather(one("0"), one("1")))

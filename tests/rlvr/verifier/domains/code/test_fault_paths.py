@@ -5,15 +5,21 @@ sandbox/host/test_docker.py and the hostile suites."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from rlvr.schemas.code import CodeItem
 from rlvr.schemas.common import Status
+from rlvr.schemas.run import RunCodeRequest
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.verifier import open_code_verifier
+from rlvr.verifier.domains.run.runner import CodeRunner
 from rlvr.verifier.sandbox.host.backend import SandboxLost
 from rlvr.verifier.sandbox.host.pool import SandboxPool
-from rlvr.verifier.sandbox.wire.protocol import Job, JobResult
+from rlvr.verifier.sandbox.wire.protocol import Job, JobResult, RunReport, SkipReason
+from tests.support import run_reports
 from tests.support.sandbox_fakes import FakeBackend, FakeSandbox, artefact_tar, passing
 
 ITEM = CodeItem.model_validate(
@@ -82,13 +88,13 @@ async def test_a_container_that_forgot_an_artefact_gets_the_bytes_once_more() ->
     forgets = {"yes": True}
 
     def script(job: Job, sandbox: FakeSandbox) -> JobResult:
-        key = job.get("artefact_key")
+        key = job.get("artefact_key", "")
         if job.get("return_artefact"):
             return {"compile": {"artefact": tar, "elapsed_s": 0.1}, "tests": [],
                     "artefact_keys": [key], "healthy": True}  # fmt: skip
         if "artefact" not in job and forgets.pop("yes", False):
             return {"tests": [], "missing_artefact": True, "artefact_keys": [], "healthy": True}
-        return {**passing(job, sandbox), "artefact_keys": [key]}  # type: ignore[typeddict-item]
+        return {**passing(job, sandbox), "artefact_keys": [key]}
 
     backend = FakeBackend(script)
     async with open_code_verifier(settings(pool_size=1), backend) as verifier:
@@ -108,7 +114,7 @@ async def lend(backend: FakeBackend, jobs: int, max_jobs_per_sandbox: int) -> No
     try:
         for _ in range(jobs):
             async with pool.acquire() as sandbox:
-                await sandbox.run({"tests": []}, 1)  # type: ignore[typeddict-item]
+                await sandbox.run({"tests": []}, 1)  # type: ignore[typeddict-item, unused-ignore]
     finally:
         await pool.close()
 
@@ -125,3 +131,71 @@ async def test_the_pool_retires_a_container_past_its_job_limit() -> None:
     await lend(backend, jobs=3, max_jobs_per_sandbox=2)
     assert [s.jobs_done for s in backend.started[:2]] == [2, 1]
     assert backend.started[0] in backend.removed
+
+
+def malformed_for(item_id: str | None, report: Any) -> Callable[[Job, FakeSandbox], JobResult]:
+    """`passing`, except that the job of `item_id` gets `report` for each of its tests."""
+
+    def script(job: Job, sandbox: FakeSandbox) -> JobResult:
+        result = passing(job, sandbox)
+        if job.get("id") == item_id:
+            result["tests"] = [report for _ in job["tests"]]
+        return result
+
+    return script
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        {"exit_code": 0, "stdout": "ok\n"},  # untagged (the shape before the union)
+        {**run_reports.stdio(stdout="ok\n"), "stdout": None},
+        {**run_reports.stdio(stdout="ok\n"), "kind": "call"},
+        {"kind": "skipped", "reason": "not run: an earlier test failed"},  # prose, not a code
+        run_reports.call([{"ready": True}, {"value": "'ok'"}]),  # a call report for stdio
+        "ok\n",
+    ],
+)
+async def test_a_malformed_report_is_that_items_error_not_a_crash_of_the_batch(
+    report: Any,
+) -> None:
+    backend = FakeBackend(malformed_for("bad", report))
+    bad = ITEM.model_copy(update={"id": "bad"})
+    async with open_code_verifier(settings(), backend) as verifier:
+        good, broken = await verifier.verify_batch([ITEM, bad])
+    assert good.status is Status.passed
+    assert broken.status is Status.error and broken.reward is None
+    assert broken.detail.startswith("executor answer malformed: "), broken.detail
+
+
+async def test_a_malformed_report_for_a_run_is_a_sandbox_error() -> None:
+    backend = FakeBackend(malformed_for(None, {"kind": "stdio", "exit_code": 0}))  # a run: no id
+    request = RunCodeRequest.model_validate({"code": "print(1)", "language": "python"})
+    async with open_code_verifier(settings(), backend) as verifier:
+        runner = CodeRunner(verifier, "pod")
+        [answer] = await runner.run_batch([request])
+    assert answer.status == "SandboxError" and answer.run_result is None
+    assert answer.message.startswith("executor answer malformed: "), answer.message
+
+
+@pytest.mark.parametrize(
+    ("second", "runs"),
+    [
+        (run_reports.stdio(stdout="ok\n"), 1),  # a lasting verdict: the next request copies it
+        (run_reports.skipped(SkipReason.NOT_CLEANED), 2),  # the sandbox's trouble: runs again
+        (run_reports.stdio(exit_code=None, timed_out=True), 2),
+    ],
+)
+async def test_the_cache_keeps_a_verdict_only_when_the_reports_say_it_lasts(
+    second: RunReport, runs: int
+) -> None:
+    def script(job: Job, sandbox: FakeSandbox) -> JobResult:
+        return {**passing(job, sandbox), "tests": [run_reports.stdio(stdout="ok\n"), second]}
+
+    backend = FakeBackend(script)
+    async with open_code_verifier(settings(is_dedup_enabled=True), backend) as verifier:
+        first = (await verifier.verify_batch([ITEM]))[0]
+        later = (await verifier.verify_batch([ITEM]))[0]
+    assert len(backend.jobs) == runs
+    assert later.reused == (None if runs == 2 else "cache")
+    assert later.status is first.status

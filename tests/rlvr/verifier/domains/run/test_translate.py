@@ -7,6 +7,7 @@ of report the executor sends is mapped without Docker.
 from __future__ import annotations
 
 import base64
+import json
 import signal
 from typing import Any, cast
 
@@ -15,6 +16,7 @@ import pytest
 from rlvr.schemas.run import RunCodeRequest, RunCodeResponse, RunItem
 from rlvr.verifier.domains.code.compiled import CompileOutcome
 from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.not_run import NOT_RUN
 from rlvr.verifier.domains.run.translate import (
     Answer,
     BadFiles,
@@ -25,7 +27,17 @@ from rlvr.verifier.domains.run.translate import (
     run_answer,
     work_path,
 )
-from rlvr.verifier.sandbox.wire.protocol import RunReport
+from rlvr.verifier.sandbox.inside.jobs import JobRunner
+from rlvr.verifier.sandbox.inside.supervisor import ProcessOutcome
+from rlvr.verifier.sandbox.inside.zygote import ZygoteLost
+from rlvr.verifier.sandbox.wire.protocol import (
+    SkippedReport,
+    SkipReason,
+    StdioReport,
+    decode_run_report,
+)
+from tests.support import run_reports
+from tests.support.sandbox_fakes import FakeSupervisor
 
 ANSWER = Answer("pod", 0.01)
 # SandboxFusion's RunCodeResponse keys; ours adds extras a SandboxFusion client ignores.
@@ -37,8 +49,10 @@ def _request(**fields: object) -> RunCodeRequest:
     return RunCodeRequest.model_validate({"code": "print(1)", "language": "python", **fields})
 
 
-def _r(report: Any) -> RunReport:
-    return cast(RunReport, report)
+def _r(fields: Any) -> StdioReport | SkippedReport:
+    """A stdio report with `fields` (the rest as an uneventful run's), as the runner gets it:
+    through JSON and `decode_run_report`."""
+    return cast(StdioReport, decode_run_report(json.loads(json.dumps(run_reports.stdio(**fields)))))
 
 
 def _wire(response: RunCodeResponse) -> dict[str, Any]:
@@ -198,10 +212,35 @@ def test_output_over_the_limit_is_an_error_with_its_flag() -> None:
     assert response.run_result is not None and response.run_result.status == "Error"
 
 
-def test_a_run_the_sandbox_could_not_start_is_a_sandbox_error() -> None:
-    report = {"skipped": True, "reason": "not run: the sandbox could not be cleaned"}
-    response = run_answer(_r(report), None, ANSWER)
+def _lose_the_zygote(stdin: bytes, supervisor: FakeSupervisor) -> ProcessOutcome:
+    raise ZygoteLost("the zygote stopped answering (fake)")
+
+
+@pytest.mark.parametrize(
+    ("is_clean", "reason", "why"),
+    [
+        (False, SkipReason.NOT_CLEANED, "could not be cleaned"),
+        (True, SkipReason.SPAWNER_LOST, "process spawner was killed or stopped"),
+    ],
+)
+def test_a_run_the_sandbox_could_not_start_is_a_sandbox_error_that_says_why(
+    is_clean: bool, reason: SkipReason, why: str
+) -> None:
+    """The report as PID 1's job runner builds it (a skip code, no prose), through JSON and the
+    runner's decoding: the message words the code (it once read a field never sent, and said
+    "not run" whatever the reason)."""
+    _, job = build_run_job(_request(), "python", CodeSettings())
+    supervisor = FakeSupervisor(_lose_the_zygote)
+    supervisor.is_clean = is_clean  # dirty: the work dir cannot be prepared
+    result = JobRunner(supervisor).run_job(job)  # type: ignore[arg-type, unused-ignore]
+    [sent] = json.loads(json.dumps(result))["tests"]
+    assert sent == {"kind": "skipped", "reason": reason.value}
+    report = decode_run_report(sent)
+    assert report["kind"] == "skipped"
+    response = run_answer(report, None, ANSWER)
     assert response.status == "SandboxError" and response.run_result is None
+    assert response.message == f"sandbox error: {NOT_RUN[reason][1]}"
+    assert why in response.message and response.verdict == "sandbox_error"
 
 
 def test_fetched_files_come_back() -> None:

@@ -4,6 +4,7 @@ real containers in test_what_runs.py and the hostile suites."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.sandbox.inside.jobs import JobRunner
 from rlvr.verifier.sandbox.inside.supervisor import ProcessOutcome
-from rlvr.verifier.sandbox.wire.protocol import Job, SkipReason
+from rlvr.verifier.sandbox.wire.protocol import Job, SkipReason, decode_run_report
 from tests.support.sandbox_fakes import FakeSupervisor, outcome
 
 
@@ -41,7 +42,7 @@ def by_word(stdin: bytes, supervisor: FakeSupervisor) -> ProcessOutcome:
 
 def run(the_job: Job) -> tuple[list[Any], FakeSupervisor, dict[str, Any]]:
     supervisor = FakeSupervisor(by_word)
-    result: Any = JobRunner(supervisor).run_job(the_job)  # type: ignore[arg-type]
+    result: Any = JobRunner(supervisor).run_job(the_job)  # type: ignore[arg-type, unused-ignore]
     return result["tests"], supervisor, result
 
 
@@ -51,7 +52,7 @@ def test_after_a_crash_nothing_more_runs(failing: int) -> None:
     inputs[failing] = "crash"
     reports, supervisor, _ = run(job(inputs))
     assert len(supervisor.runs) == failing + 1
-    assert [r.get("skipped") for r in reports[failing + 1 :]] == [SkipReason.AFTER_FAILURE] * (
+    assert [r.get("reason") for r in reports[failing + 1 :]] == [SkipReason.AFTER_FAILURE] * (
         5 - failing
     )
 
@@ -69,18 +70,18 @@ def test_without_the_switch_a_crash_does_not_stop_the_item() -> None:
 def test_a_lost_spawner_leaves_the_rest_not_run_with_its_reason() -> None:
     reports, supervisor, _ = run(job(["1", "kill-zygote", "1", "1"]))
     assert len(supervisor.runs) == 2
-    assert [r.get("skipped") for r in reports[2:]] == [SkipReason.SPAWNER_LOST] * 2
+    assert [r.get("reason") for r in reports[2:]] == [SkipReason.SPAWNER_LOST] * 2
 
 
 def test_a_container_that_could_not_be_cleaned_runs_nothing_more() -> None:
     reports, supervisor, _ = run(job(["dirty", "1", "1"], stop=False))
     assert len(supervisor.runs) == 1
-    assert [r.get("skipped") for r in reports[1:]] == [SkipReason.NOT_CLEANED] * 2
+    assert [r.get("reason") for r in reports[1:]] == [SkipReason.NOT_CLEANED] * 2
 
 
 def test_a_compiled_program_is_kept_under_its_key_and_reported() -> None:
     supervisor = FakeSupervisor(by_word)
-    runner = JobRunner(supervisor)  # type: ignore[arg-type]
+    runner = JobRunner(supervisor)  # type: ignore[arg-type, unused-ignore]
     compile_job: Any = {**job(["1"], language="c"), "tests": [], "return_artefact": True}
     compile_job["artefact_key"] = "k1"
     built: Any = runner.run_job(compile_job)
@@ -89,5 +90,22 @@ def test_a_compiled_program_is_kept_under_its_key_and_reported() -> None:
     again: Any = runner.run_job(light)
     assert supervisor.compiles == 1 and len(supervisor.runs) == 2
     assert "missing_artefact" not in again and again["artefact_keys"] == ["k1"]
-    unknown: Any = runner.run_job({**light, "artefact_key": "k2"})
+    unknown: Any = runner.run_job({**light, "artefact_key": "k2"})  # type: ignore[typeddict-item, unused-ignore]
     assert unknown["missing_artefact"] is True and unknown["artefact_keys"] == ["k1"]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "stop", "kinds"),
+    [
+        (["1", "wrong", "crash", "1"], False, ["stdio"] * 4),
+        (["1", "crash", "1"], True, ["stdio", "stdio", "skipped"]),
+        (["kill-zygote", "1"], False, ["stdio", "skipped"]),
+        (["dirty", "1"], False, ["stdio", "skipped"]),
+    ],
+)
+def test_every_report_is_tagged_and_reads_back_as_the_host_reads_it(
+    inputs: list[str], stop: bool, kinds: list[str]
+) -> None:
+    reports, _, _ = run(job(inputs, stop=stop))
+    decoded = [decode_run_report(json.loads(json.dumps(report))) for report in reports]
+    assert [report["kind"] for report in decoded] == kinds
