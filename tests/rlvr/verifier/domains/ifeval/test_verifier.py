@@ -113,12 +113,18 @@ def mixed_batch(count: int) -> list[IfevalItem]:
         "",
         "I DON'T KNOW. THE NASA MISSION IS LATE.",
     ]
-    capitals = {
+    capitals: dict[str, Any] = {
         "id": "change_case:capital_word_frequency",
         "kwargs": {"capital_frequency": 3, "capital_relation": "at least"},
     }
-    language = {"id": "language:response_language", "kwargs": {"language": "fr"}}
-    shapes = [(NO_COMMA, LOWER), (SENTENCES, capitals), (language,), (NO_COMMA,), (capitals,)]
+    language: dict[str, Any] = {"id": "language:response_language", "kwargs": {"language": "fr"}}
+    shapes: list[tuple[dict[str, Any], ...]] = [
+        (NO_COMMA, LOWER),
+        (SENTENCES, capitals),
+        (language,),
+        (NO_COMMA,),
+        (capitals,),
+    ]
     return [
         item(texts[n % len(texts)], *shapes[(n // len(texts)) % len(shapes)], id=str(n))
         for n in range(count)
