@@ -14,7 +14,8 @@ HTTP in batches (`--batch`), `--concurrency` requests at a time, strict mode. Th
 gives the agreement of the two verdicts per constraint in the same run.
 
 Besides wall time, the table gives CPU seconds (the reference: this process's; ours: the
-service process's, read with psutil, when this script started it) and items per CPU second:
+service process's and its worker processes', read with psutil, when this script started it)
+and items per CPU second:
 on a machine shared with other work, wall time measures the neighbours as much as the code.
 """
 
@@ -137,13 +138,22 @@ def run_ours(
 
 
 def _cpu_s(pid: int | None) -> float | None:
-    """CPU seconds (user + system) of the service process, None when it is not ours."""
+    """CPU seconds (user + system) of the service process and its live descendants (the
+    worker pools and their forkserver: a big batch is judged there too), None when it is not
+    ours."""
     if pid is None:
         return None
     import psutil
 
-    times = psutil.Process(pid).cpu_times()
-    return float(times.user + times.system)
+    service = psutil.Process(pid)
+    total = 0.0
+    for process in [service, *service.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:  # a worker replaced between the listing and the read
+            continue
+        total += times.user + times.system
+    return total
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -72,6 +73,10 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
                 "answer": app.state.answer,
                 "gym": app.state.gym,
             }
+            # What start-up built (SymPy, NLTK's and langdetect's tables, the pools) lives as long
+            # as the service: out of the collector's view, or each full collection walks it all
+            # (measured: ~160 ms each, every ~0.7 s under an /ifeval load of 2,000 items/round).
+            gc.freeze()
             log.info("verifier ready")
             yield
 

@@ -21,4 +21,23 @@ class IfevalSettings(BaseModel):
             "longer ones go to a killable worker process that is stopped at the deadline."
         ),
     )
-    workers: int = Field(1, ge=1, description="Worker processes for long responses (killable).")
+    workers: int = Field(
+        1, ge=1, description="Worker processes for long responses and big batches (killable)."
+    )
+    share_min_items: int = Field(
+        128,
+        ge=0,
+        description=(
+            "A batch with at least this many short responses shares them with the workers, in "
+            "chunks, so the service's thread and every worker judge it at once; a smaller batch "
+            "is judged on the thread alone (no inter-process latency)."
+        ),
+    )
+    share_chunk_items: int = Field(
+        32,
+        ge=1,
+        description=(
+            "Short responses per chunk of a shared batch (one worker task each: the pickling "
+            "and the pipe are paid per chunk; the thread and the workers take chunks in turn)."
+        ),
+    )

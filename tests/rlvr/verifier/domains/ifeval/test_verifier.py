@@ -94,3 +94,84 @@ async def test_a_slow_long_item_times_out_alone(verifier: IfevalVerifier) -> Non
 async def test_health_reports_the_pool(verifier: IfevalVerifier) -> None:
     health = verifier.health()
     assert health.ok and health.stats["workers"] == 1
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def sharing() -> AsyncIterator[IfevalVerifier]:
+    """A verifier that shares batches of 8 or more short items with its worker, 3 a chunk."""
+    settings = IfevalSettings(share_min_items=8, share_chunk_items=3)
+    async with open_ifeval_verifier(settings) as opened:
+        yield opened
+
+
+def mixed_batch(count: int) -> list[IfevalItem]:
+    """Short items whose verdicts differ (met, not met, refused, model-backed), ids in order."""
+    texts = [
+        "the sea is calm today, and the sky is clear.",
+        "The Sea Is Calm. The Sky Is Clear. Birds Fly.",
+        "La mer est calme aujourd'hui et le ciel est clair.",
+        "",
+        "I DON'T KNOW. THE NASA MISSION IS LATE.",
+    ]
+    capitals: dict[str, Any] = {
+        "id": "change_case:capital_word_frequency",
+        "kwargs": {"capital_frequency": 3, "capital_relation": "at least"},
+    }
+    language: dict[str, Any] = {"id": "language:response_language", "kwargs": {"language": "fr"}}
+    shapes: list[tuple[dict[str, Any], ...]] = [
+        (NO_COMMA, LOWER),
+        (SENTENCES, capitals),
+        (language,),
+        (NO_COMMA,),
+        (capitals,),
+    ]
+    return [
+        item(texts[n % len(texts)], *shapes[(n // len(texts)) % len(shapes)], id=str(n))
+        for n in range(count)
+    ]
+
+
+async def test_a_big_batch_is_shared_with_the_pool_and_judged_as_inline(
+    sharing: IfevalVerifier, verifier: IfevalVerifier
+) -> None:
+    batch = mixed_batch(42)  # whole chunks of 3: any chunk the worker takes has 3 items
+    before = sharing.shared_items
+    shared = await sharing.verify_batch(batch)
+    assert sharing.shared_items > before  # the worker took chunks of it
+    assert sharing.shared_items + sharing.inline_items >= before + len(batch)
+    inline_before = verifier.inline_items
+    alone = [await verifier.verify_batch([one]) for one in batch]  # one by one: on the thread
+    assert verifier.inline_items == inline_before + len(batch)
+    assert [r.id for r in shared] == [str(n) for n in range(len(batch))]
+    for ours, (reference,) in zip(shared, alone, strict=True):
+        assert (ours.status, ours.reward, ours.detail) == (
+            reference.status,
+            reference.reward,
+            reference.detail,
+        )
+        assert [(c.id, c.met, c.why) for c in ours.constraints] == [
+            (c.id, c.met, c.why) for c in reference.constraints
+        ]
+    assert {r.status for r in shared} >= {Status.passed, Status.failed}
+
+
+async def test_a_small_batch_stays_on_the_thread(sharing: IfevalVerifier) -> None:
+    before, inline_before = sharing.shared_items, sharing.inline_items
+    results = await sharing.verify_batch(mixed_batch(7))  # under share_min_items
+    assert sharing.shared_items == before
+    assert sharing.inline_items == inline_before + 7
+    assert len(results) == 7
+
+
+async def test_a_shared_batch_keeps_its_long_items_in_their_own_tasks(
+    sharing: IfevalVerifier,
+) -> None:
+    pooled_before = sharing.pooled_items
+    long_item = item("The sea is calm. " * 1000, SENTENCES, id="long")
+    batch = [*mixed_batch(12), long_item]
+    results = await sharing.verify_batch(batch)
+    assert sharing.pooled_items == pooled_before + 1
+    assert results[-1].id == "long" and results[-1].status is Status.passed
+    assert results[-1].constraints[0].why.startswith("1000 sentences")
+    health = sharing.health()
+    assert health.ok and health.stats["shared_items"] > 0
