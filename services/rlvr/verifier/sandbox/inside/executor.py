@@ -87,6 +87,7 @@ def main(config: dict[str, Any]) -> None:
         }
     )
     runner = JobRunner(supervisor)
+    supervisor.between_jobs()
     while True:
         job = read_frame()
         if job is None:
@@ -100,6 +101,7 @@ def main(config: dict[str, Any]) -> None:
             supervisor.zygote.is_alive and supervisor.is_clean and not result.get("anomalies")
         )
         send_frame(result)
+        supervisor.between_jobs()
 
 
 def read_frame() -> dict[str, Any] | None:

@@ -306,7 +306,9 @@ class Supervisor:
         )
         self.has_job_namespaces = self.namespaces_error is None
         self.zygote = self.base_zygote  # a job's spawner while a job runs in its namespaces
-        self.jobspace: JobSpace | None = None
+        self.jobspace: JobSpace | None = None  # the running job's
+        self._next_space: JobSpace | None = None  # made between jobs, for the next one
+        self._finished_space: JobSpace | None = None  # the last job's, closed between jobs
         self.work_root = WORK_ROOT  # where PID 1 writes and wipes the work dir (runs: WORK_ROOT)
         self.work_fd: int | None = None  # the job's tmpfs, open (work_root is its fd link)
         # native runs start through the image's launcher (None: the zygote forks them); in job
@@ -320,16 +322,20 @@ class Supervisor:
     @contextlib.contextmanager
     def job_space(self) -> Iterator[None]:
         """Run a job in fresh namespaces (where the container has them): its spawner forks the
-        job's runs, PID 1 writes their files in the job's tmpfs. Nothing of it outlives it."""
+        job's runs, PID 1 writes their files in the job's tmpfs. Nothing of it outlives it: the
+        space is closed by `between_jobs` (after the result is sent) or before the next job."""
         if not self.has_job_namespaces:
             yield
             return
-        try:
-            space = JobSpace.open(self.base_zygote, self.tmpfs_mb)
-        except (OSError, ZygoteLost) as exc:
-            self.is_clean = False  # the container cannot give this job its namespaces: retired
-            why = f"not run: the job's namespaces could not be made ({exc})"
-            raise ContainerDirty(why) from exc
+        self._close_finished()
+        space, self._next_space = self._next_space, None
+        if space is None:
+            try:
+                space = JobSpace.open(self.base_zygote, self.tmpfs_mb)
+            except (OSError, ZygoteLost) as exc:
+                self.is_clean = False  # no namespaces for this job: the container is retired
+                why = f"not run: the job's namespaces could not be made ({exc})"
+                raise ContainerDirty(why) from exc
         self.jobspace, self.zygote = space, space.zygote
         self.work_root, self.work_fd = space.work_root, space.work_fd
         try:
@@ -337,12 +343,28 @@ class Supervisor:
         finally:
             self.jobspace, self.zygote = None, self.base_zygote
             self.work_root, self.work_fd = WORK_ROOT, None
-            space.close()
+            self._finished_space = space
+
+    def between_jobs(self) -> None:
+        """While the host reads a result and sends the next job: close the finished job's
+        space and make the next one (~4 ms of unshare, mounts and forks that no job then waits
+        for). A next space that cannot be made now is tried again at the job's start."""
+        if not self.has_job_namespaces:
+            return
+        self._close_finished()
+        if self._next_space is None and self.base_zygote.is_alive:
+            with contextlib.suppress(OSError, ZygoteLost):
+                self._next_space = JobSpace.open(self.base_zygote, self.tmpfs_mb)
+
+    def _close_finished(self) -> None:
+        if self._finished_space is not None:
+            self._finished_space.close()
+            self._finished_space = None
 
     def trusted_pids(self) -> set[int]:
         """PID 1, the zygote and the job's spawner and init: what a sweep never kills."""
-        space = self.jobspace.pids if self.jobspace is not None else set()
-        return {1, os.getpid(), self.base_zygote.pid, *space}
+        spaces = (self.jobspace, self._next_space, self._finished_space)
+        return {1, os.getpid(), self.base_zygote.pid, *(p for s in spaces if s for p in s.pids)}
 
     # -- cleanup
 
