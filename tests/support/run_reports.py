@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from rlvr.verifier.sandbox.inside.sessions import call_report
 from rlvr.verifier.sandbox.wire.protocol import (
     AssertReport,
     CallReport,
     CompileErrorReport,
     InteractiveReport,
+    Reply,
     SkippedReport,
     SkipReason,
     StdioReport,
@@ -46,15 +48,8 @@ def interactive(**fields: Any) -> InteractiveReport:
 
 
 def call(replies: list[dict[str, Any]], **fields: Any) -> CallReport:
-    report = {
-        "kind": "call",
-        "replies": replies,
-        "timed_out": False,
-        "response_over": False,
-        "output_over": False,
-        "stderr": "",
-        "elapsed_s": 0.0,
-    }
+    """As the container builds it (`sessions.call_report`), with `fields` over it."""
+    report = call_report(cast(list[Reply], replies), 0.0)
     return cast(CallReport, {**report, **fields})
 
 
