@@ -508,7 +508,7 @@ KIND_CONFUSIONS = _wrong(
         (r"\boxed{\frac{22}{7}}", r"3.14", "22/7 is 3.142857..."),
         (r"\boxed{3.14}", r"\frac{22}{7}", "22/7 is 3.142857..."),
         (r"\boxed{0.5\%}", r"0.5", "0.5 % is 0.005"),
-        (r"\boxed{0.5}", r"0.5\%", "0.5 % is 0.005"),
+        (r"\boxed{0.5\%}", r"\frac{1}{2}", "0.5 % is 1/200, not one half"),
         (r"\boxed{0.4}", r"12:30", "a time, not the ratio 12/30"),
         (r"\boxed{2:5}", r"12:30", "a time, not a ratio"),
         (r"\boxed{1 \quad 2}", r"12", "two numbers, not twelve"),
