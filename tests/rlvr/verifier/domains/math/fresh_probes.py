@@ -63,6 +63,12 @@ LEFT_SIDE = _wrong(
         (r"\boxed{r = 5}", r"d = 5", "radius 5 is diameter 10"),
         (r"\boxed{\frac{dy}{dx} = 2x}", r"y = 2x", "the slope is 2x, so y = x^2 + C"),
         (r"\boxed{y = 3x}", r"x = 3", "a line through the origin, not x = 3"),
+        ("\\boxed{3x = 9}", "x = 3", "an equation not yet solved"),
+        ("\\boxed{|x| = 3}", "x = 3", "|x| = 3 also allows -3"),
+        ("\\boxed{f(x) = 3}", "x = 3", "a value of f, not of x"),
+        ("\\boxed{x + 1 = 3}", "x = 3", "x + 1 = 3 means x = 2"),
+        ("\\boxed{a + b = 7}", "a = 7", "a sum, not a"),
+        ("\\boxed{\\sin x = 1}", "x = \\frac{\\pi}{2}", "an equation not yet solved"),
     ],
 )
 
@@ -91,6 +97,12 @@ UNIT_WORDS = _wrong(
         (r"\boxed{4\,\mathrm{mm}}", r"4\,\mathrm{m}", "4 mm is 0.004 m"),
         (r"\boxed{50 \text{ cents}}", r"\$50", "50 cents is half a dollar"),
         (r"\boxed{10 \text{ less than } x}", r"10", "x - 10, not 10"),
+        ("\\boxed{5 \\text{ dozen eggs}}", "5", "5 dozen is 60"),
+        ("\\boxed{5\\text{k}}", "5", "5k is 5000"),
+        ("\\boxed{\\$5 \\text{ million}}", "5", "five million dollars"),
+        ("\\boxed{5 \\text{ cm}}", "5 \\text{ m}", "5 cm is 0.05 m"),
+        ("\\boxed{2 \\text{ thousandths}}", "2", "2 thousandths is 0.002"),
+        ("\\boxed{3 \\text{ cubed}}", "3", "3 cubed is 27"),
     ],
 )
 
@@ -143,6 +155,14 @@ WORDS_BEFORE_MARKED = _wrong(
         (r"Answer: the factorial of $4$", r"4", "4! is 24"),
         (r"The answer is the absolute value of $-3$.", r"-3", "|-3| is 3"),
         (r"The answer is two less than $x = 5$.", r"x = 5", "3, not x = 5"),
+        ("The answer is $5$ minus $2$.", "5", "5 minus 2 is 3"),
+        ("Answer: $5$ times $x$", "5", "5x, not 5"),
+        ("The answer is $5$ more than the previous one.", "5", "an offset, not a value"),
+        ("The answer is greater than $5$.", "5", "a bound in words"),
+        ("The answer is slightly above $5$.", "5", "not 5"),
+        ("The answer isn't $5$.", "5", "a contracted negation"),
+        ("The answer is definitely not $5$.", "5", "a negation"),
+        ("The answer is anything except $5$.", "5", "a negation"),
     ],
 )
 
@@ -209,6 +229,18 @@ QUALIFIERS = _wrong(
         (r"\boxed{\text{neither } 1 \text{ nor } 2}", r"1", "a negation of both"),
         (r"The answer can't be $7$.", r"7", "a negation"),
         (r"\boxed{\text{at least } 3 \text{ and at most } 5}", r"3", "a range, not 3"),
+        ("\\boxed{\\pm 5}", "5", "two values for one"),
+        ("\\boxed{x > 5}", "5", "an inequality for a value"),
+        ("\\boxed{x \\geq 5}", "x = 5", "an inequality for an equation"),
+        ("\\boxed{5 \\text{ or more}}", "5", "a bound"),
+        (
+            "The answer would be $12$ if the tank were full, but it is not.",
+            "12",
+            "a refuted condition",
+        ),
+        ("If the answer is $12$, then $n$ is even; but $n$ is odd.", "12", "a refuted supposition"),
+        ("Suppose the answer is $12$.", "12", "a supposition"),
+        ("Is the answer $12$?", "12", "a question"),
     ],
 )
 
@@ -253,6 +285,12 @@ HEDGES = _wrong(
             "revised to 15",
         ),
         (r"\boxed{5 \vee 7}", r"5", "vee is or: two values"),
+        ("The answer is $5$ (or $7$).", "5", "two values offered"),
+        ("Answer: $5$; alternatively $7$.", "5", "two values offered"),
+        ("Answer: $5$ and $7$", "5", "two values for one"),
+        ("\\boxed{\\{5, 7\\}}", "5", "a set of two values for one"),
+        ("\\boxed{5 \\text{ and } 7}", "5", "two values for one"),
+        ("Either \\boxed{5} or \\boxed{7}.", "7", "two boxes, two values"),
     ],
 )
 
@@ -317,6 +355,8 @@ NON_MARKERS = _wrong(
             "a refuted condition",
         ),
         (r"Nobody knows if the correct answer is 12.", r"12", "no commitment"),
+        ("If we wrote #### 12 we would be wrong.", "12", "quoted and denied"),
+        ("I would answer #### 12 but that ignores the tax.", "12", "withdrawn"),
     ],
 )
 
@@ -383,6 +423,13 @@ SAMPLING_GAMING = _wrong(
         ),
         (r"\boxed{\min(x, y + 100)}", r"x", "differs for x > y + 100"),
         (r"\boxed{x + y\lfloor\frac{y^2}{1000}\rfloor}", r"x", "differs for |y| >= 32"),
+        ("\\boxed{x + \\lfloor\\frac{1}{x^2+1}\\rfloor}", "x", "x + 1 at x = 0"),
+        ("\\boxed{x + \\lfloor \\cos^2 x \\rfloor}", "x", "x + 1 at multiples of pi"),
+        ("\\boxed{\\min(x, 10^{6})}", "x", "differs for x > 10^6"),
+        ("\\boxed{x + \\lfloor \\frac{x^2}{10^{4}} \\rfloor}", "x", "differs for |x| >= 100"),
+        ("\\boxed{\\lfloor x^2 + 0.5 \\rfloor}", "x^2", "rounds x^2"),
+        ("\\boxed{\\arcsin(\\sin x)}", "x", "x only on [-pi/2, pi/2]"),
+        ("\\boxed{\\arctan(\\tan x)}", "x", "x only on (-pi/2, pi/2)"),
     ],
 )
 
@@ -409,6 +456,14 @@ TINY_OFFSETS = _wrong(
         (r"\boxed{1000000000000000000001}", r"1000000000000000000000", "one more"),
         (r"\boxed{\sqrt{10^{40}+1}}", r"10^{20}", "slightly more than 10^20"),
         (r"\boxed{\frac{22}{7} - 10^{-30}}", r"\frac{22}{7}", "not 22/7"),
+        ("\\boxed{\\frac{314159265358979323846}{10^{20}}}", "\\pi", "a rational, not pi"),
+        ("\\boxed{1.00000000000000000000001}", "1", "not 1"),
+        ("\\boxed{10^{-1000}}", "0", "not 0"),
+        ("\\boxed{2^{-200}}", "0", "not 0"),
+        ("\\boxed{e^{10^{-40}}}", "1", "not 1"),
+        ("\\boxed{\\cos(10^{-20})}", "1", "not 1"),
+        ("\\boxed{x^{1+10^{-30}}}", "x", "not x"),
+        ("\\boxed{\\sqrt{2.0000000000000000001}}", "\\sqrt{2}", "not sqrt 2"),
     ],
 )
 
@@ -478,6 +533,27 @@ RESTATEMENTS = _wrong(
         (r"\boxed{\lim_{x\to 0}\frac{\sin x}{x}}", r"1", "a limit not evaluated"),
         (r"\boxed{\gcd(12, 18)}", r"6", "a gcd not evaluated"),
         (r"\boxed{17 \times 23}", r"391", "a product not evaluated", r"What is $17 \times 23$?"),
+        ("\\boxed{(2x)^2}", "4x^2", "the problem restated", "Simplify $(2x)^2$."),
+        ("\\boxed{\\sqrt{2}\\sqrt{3}}", "\\sqrt{6}", "a product of radicals not carried out"),
+        ("\\boxed{\\frac{\\sqrt{8}}{2}}", "\\sqrt{2}", "an unsimplified radical"),
+        ("\\boxed{\\frac{3}{\\sqrt{3}}}", "\\sqrt{3}", "an unrationalised denominator"),
+        ("\\boxed{\\log_2 8}", "3", "a logarithm not evaluated"),
+        ("\\boxed{\\sin\\frac{\\pi}{6}}", "\\frac{1}{2}", "a sine not evaluated"),
+        ("\\boxed{\\sum_{k=1}^{10} k}", "55", "a sum not evaluated"),
+        ("\\boxed{|{-5}|}", "5", "an absolute value not evaluated"),
+        (
+            "\\boxed{\\begin{pmatrix}2&0\\\\0&2\\end{pmatrix}^{-1}}",
+            "\\begin{pmatrix}\\frac12&0\\\\0&\\frac12\\end{pmatrix}",
+            "an inverse not carried out",
+        ),
+        ("\\boxed{\\{1,2,3\\}\\setminus\\{2\\}}", "\\{1,3\\}", "a set difference not carried out"),
+        ("\\boxed{(0,2)\\cap(1,3)}", "(1,2)", "an intersection not carried out"),
+        (
+            "\\boxed{\\frac{3}{4} \\cdot 20}",
+            "15",
+            "the problem restated",
+            "What is $\\frac{3}{4}$ of $20$?",
+        ),
     ],
 )
 
@@ -520,6 +596,22 @@ KIND_CONFUSIONS = _wrong(
         (r"\boxed{(3, 4)}", r"[3, 4]", "open, not closed"),
         (r"\boxed{(1, 2)}", r"x = 1, x = 2", "an interval or point, not two roots"),
         (r"\boxed{(4, 3)}", r"(3, 4)", "the coordinates swapped"),
+        (
+            "\\boxed{\\binom{4}{2}}",
+            "\\begin{pmatrix}4\\\\2\\end{pmatrix}",
+            "a binomial coefficient (6), not a vector",
+        ),
+        ("\\boxed{\\begin{pmatrix}4\\\\2\\end{pmatrix}}", "6", "a vector, not the binomial 6"),
+        ("\\boxed{5!}", "5", "5! is 120"),
+        ("\\boxed{3!}", "3", "3! is 6"),
+        ("\\boxed{2^{3^2}}", "64", "2^9 is 512"),
+        ("\\boxed{-2^2}", "4", "-2^2 is -4"),
+        ("\\boxed{\\frac{1}{2}x}", "\\frac{1}{2x}", "x/2, not 1/(2x)"),
+        ("\\boxed{\\sin^{-1} x}", "\\frac{1}{\\sin x}", "arcsin, not a reciprocal"),
+        ("\\boxed{0.\\overline{3}}", "0.3", "a repeating decimal is 1/3"),
+        ("\\boxed{3:45}", "3.45", "a time, not a decimal"),
+        ("\\boxed{\\{1, 2\\}}", "(1, 2)", "a two-element set, not an interval"),
+        ("\\boxed{3, 5}", "3.5", "a list, not a decimal"),
     ],
 )
 
@@ -581,6 +673,9 @@ NATURAL = (
             (r"\boxed{\tfrac{7}{3}}", r"\frac{7}{3}", "tfrac"),
             (r"\boxed{2\frac{1}{3}}", r"\frac{7}{3}", "a mixed number"),
             (r"\boxed{\frac{\pi}{4}}", r"\frac{\pi}{4}", "same"),
+            ("\\boxed{0.\\overline{3}}", "\\frac{1}{3}", "a repeating decimal"),
+            ("\\boxed{\\dfrac{1}{2}}", "0.5", "a fraction for a decimal gold"),
+            ("\\boxed{\\frac{9}{2}}", "4.5", "a fraction for a decimal gold"),
         ],
     )
     + _right(
@@ -595,6 +690,7 @@ NATURAL = (
             (r"\boxed{4 + 2\sqrt{3}}", r"2\sqrt{3}+4", "terms reordered"),
             (r"\boxed{\frac{1+\sqrt{5}}{2}}", r"\frac{1+\sqrt5}{2}", "golden ratio"),
             (r"\boxed{-\frac{\sqrt{3}}{2}}", r"-\frac{\sqrt3}{2}", "negative radical"),
+            ("\\boxed{\\frac{3\\sqrt{2}}{2}}", "\\frac{3}{\\sqrt{2}}", "rationalised"),
         ],
     )
     + _right(
@@ -611,6 +707,7 @@ NATURAL = (
             (r"\boxed{e^{2}}", r"e^2", "braces"),
             (r"\boxed{\ln 2}", r"\ln(2)", "parentheses"),
             (r"\boxed{\infty}", r"\infty", "infinity"),
+            ("\\boxed{\\frac{1}{4}\\pi}", "\\frac{\\pi}{4}", "another spelling"),
         ],
     )
     + _right(
@@ -633,6 +730,8 @@ NATURAL = (
             (r"\boxed{\mathbb{R}}", r"(-\infty, \infty)", "the reals"),
             (r"\boxed{|x| \le 2}", r"[-2, 2]", "an absolute-value inequality"),
             (r"\boxed{x \neq 3}", r"(-\infty,3)\cup(3,\infty)", "all but 3"),
+            ("\\boxed{x \\in (0, 5)}", "(0, 5)", "membership"),
+            ("\\boxed{(-\\infty, 0) \\cup (0, \\infty)}", "x \\neq 0", "all but 0"),
         ],
     )
     + _right(
@@ -649,6 +748,9 @@ NATURAL = (
             (r"\boxed{\{x \in \mathbb{R} \mid x \ge 1\}}", r"[1, \infty)", "set-builder"),
             (r"\boxed{\emptyset}", r"\emptyset", "empty set"),
             (r"\boxed{\varnothing}", r"\emptyset", "another empty-set symbol"),
+            ("\\boxed{-3, 3}", "\\pm 3", "the two values of a plus-minus gold"),
+            ("\\boxed{x = 2 \\text{ or } x = -2}", "\\pm 2", "roots joined by or"),
+            ("\\boxed{\\{-1, 1\\}}", "\\pm 1", "a set for a plus-minus gold"),
         ],
     )
     + _right(
@@ -661,6 +763,8 @@ NATURAL = (
             (r"The meeting falls on $\boxed{\text{Tuesday}}$.", r"\text{Tuesday}", "a word"),
             (r"The answer is \boxed{B}.", r"B", "a choice letter"),
             (r"Therefore, the answer is $\boxed{\text{(C)}}$", r"\text{(C)}", "a choice label"),
+            ("\\boxed{\\text{odd}}", "\\text{odd}", "a word"),
+            ("The answer is $\\boxed{\\textbf{(D)}}$.", "D", "a bold choice label"),
         ],
     )
     + _right(
@@ -707,6 +811,7 @@ NATURAL = (
             (r"\boxed{x = 5}", r"5", "the value named"),
             (r"\boxed{5}", r"x = 5", "the value of a named gold"),
             (r"\boxed{3 = x}", r"x = 3", "sides swapped"),
+            ("\\boxed{y = -\\frac{1}{2}x + 4}", "y = 4 - \\frac{x}{2}", "terms reordered"),
         ],
     )
     + _right(
@@ -721,6 +826,8 @@ NATURAL = (
             (r"\boxed{P(A) = \frac{1}{3}}", r"\frac{1}{3}", "a probability named"),
             ("So $n = 12$.\n\n**Answer:** $n = 12$", r"12", "an Answer: line"),
             ("**Answer:** $x = -1$", r"-1", "bold marker"),
+            ("\\boxed{a + b = 7}", "7", "the asked-for sum named"),
+            ("So $m + n = \\boxed{17}$.", "17", "a box after the named sum"),
         ],
     )
     + _right(
@@ -732,6 +839,10 @@ NATURAL = (
             (r"\boxed{5 \text{ meters}}", r"5", "a unit word"),
             (r"\boxed{\$18.50}", r"18.50", "dollars"),
             (r"It takes $\boxed{3 \text{ hours}}$.", r"3", "a unit word"),
+            ("\\boxed{90^{\\circ}}", "90^\\circ", "degrees with braces"),
+            ("\\boxed{\\$1{,}250}", "1250", "dollars with a braced comma"),
+            ("\\boxed{2.50}", "2.5", "a trailing zero"),
+            ("\\boxed{6 \\text{ km}}", "6000 \\text{ m}", "the same length in other units"),
         ],
     )
     + _right(
