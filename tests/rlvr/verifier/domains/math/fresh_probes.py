@@ -854,3 +854,64 @@ NATURAL = (
         ],
     )
 )
+
+# Written after the first run of the table above, from what its answers suggested (still without
+# reading the normaliser): what surrounds a box or a marked value, more number words and units,
+# and natural spellings of the kinds it refused. They are kept apart because they were aimed at
+# places already seen to be weak: `NATURAL`'s refusal rate is measured on the blind set only.
+LATER_PROBES = (
+    _wrong(
+        "words_before_marked",
+        [
+            (r"The answer is $5$ plus $2$.", r"5", "5 plus 2 is 7"),
+            (r"The answer is $5$ divided by $2$.", r"5", "5 divided by 2 is 5/2"),
+            (r"The answer is $5$ to the power $2$.", r"5", "5 to the power 2 is 25"),
+            (r"$\boxed{5}$ times $2$ is the answer.", r"5", "the answer is 10"),
+            (r"\boxed{5} \text{ squared}", r"5", "25"),
+            (r"\boxed{5}^2", r"5", "the box is squared: 25"),
+            (r"\boxed{5}!", r"5", "the box's factorial: 120"),
+            (r"\boxed{5}^{-1}", r"5", "the box's reciprocal: 1/5"),
+            (r"-\boxed{5}", r"5", "the box negated: -5"),
+            (r"\boxed{5} - 1", r"5", "4"),
+            (r"2\boxed{5}", r"5", "twice the box: 10"),
+            (r"\sqrt{\boxed{16}}", r"16", "the box under a root: 4"),
+            (r"\frac{1}{\boxed{5}}", r"5", "the box in a denominator: 1/5"),
+            (r"$\boxed{5}$ thousand", r"5", "5000"),
+            (r"\boxed{5}\text{ thousand}", r"5", "5000"),
+        ],
+    )
+    + _wrong(
+        "qualifiers_negations",
+        [
+            (r"\boxed{5} is wrong.", r"5", "the box is disowned"),
+            (r"$x = \boxed{5}$ is not the answer.", r"5", "the box is disowned"),
+        ],
+    )
+    + _wrong(
+        "unit_words",
+        [
+            (r"\boxed{2 \text{ tenths}}", r"2", "2 tenths is 0.2"),
+            (r"\boxed{2 \text{ halves}}", r"2", "2 halves is 1"),
+            (r"\boxed{3 \text{ quarters}}", r"3", "3 quarters is 3/4"),
+            (r"\boxed{2 \text{ gross}}", r"2", "2 gross is 288"),
+            (r"\boxed{5}\,\text{km}", r"5\,\text{m}", "5 km is 5000 m"),
+            (r"\boxed{5} \text{ km}", r"5 \text{ m}", "5 km is 5000 m"),
+            (r"\boxed{5 \text{ radians}}", r"5^\circ", "5 radians is about 286 degrees"),
+            (r"\boxed{5^\circ}", r"5 \text{ radians}", "5 degrees is about 0.087 radians"),
+        ],
+    )
+)
+
+LATER_NATURAL = _right(
+    "later",
+    [
+        (r"\boxed{\sin^{-1} x}", r"\arcsin x", "sin^-1 is arcsin"),
+        (r"\boxed{\tan^{-1}(2)}", r"\arctan 2", "tan^-1 is arctan"),
+        (r"\boxed{50\text{ cents}}", r"\$0.50", "50 cents is half a dollar"),
+        (r"\boxed{\frac{\pi}{2} \text{ radians}}", r"\frac{\pi}{2}", "a radian unit"),
+        (r"\boxed{\{x \mid x \ne 0\}}", r"(-\infty,0)\cup(0,\infty)", "set-builder"),
+        (r"\boxed{5}", r"5^\circ C", "a temperature gold, the unit left out"),
+        (r"\boxed{\text{five}}", r"5", "a number word"),
+        (r"\boxed{2\text{ hours } 30\text{ minutes}}", r"2.5 \text{ hours}", "a compound duration"),
+    ],
+)

@@ -13,21 +13,37 @@ from typing import Any
 
 import pytest
 
-from tests.rlvr.verifier.domains.math.fresh_probes import NATURAL, PROBES, Probe
+from tests.rlvr.verifier.domains.math.fresh_probes import (
+    LATER_NATURAL,
+    LATER_PROBES,
+    NATURAL,
+    PROBES,
+    Probe,
+)
 from tests.support.http import verdicts
 
-ROWS = PROBES + NATURAL
+ROWS = PROBES + NATURAL + LATER_PROBES + LATER_NATURAL
+WRONG = PROBES + LATER_PROBES
 CHUNK = 64  # items per request: a trainer's batch, not one request of everything
 NATURAL_REFUSED_ALLOWED = 0.02
 
 WORDS_DROPPED = (
-    "the words between a marker and the math are dropped, so the value they change is"
-    " read as the answer"
+    "the words around a marked value are dropped, so the value they change is read as the answer"
 )
-NOT_A_MARKER = "'the correct answer is' is read as a marker inside a supposition or a doubt"
+OUTSIDE_THE_BOX = "what surrounds a box (an operator, a power, a sign, a unit or a word) is ignored"
+SUPPOSED = "'the answer is' inside a supposition or a refuted condition is read as a commitment"
+DISOWNED = "a box the text disowns ('is wrong', 'is not the answer') is read as the answer"
+NOT_A_MARKER = (
+    "'the correct answer is' or '####' is read as a marker inside a supposition or a doubt"
+)
 AFTER_THE_END = (
     "text after an end-of-sequence token is read as the answer (the completion ended before it)"
 )
+NUMBER_WORDS = (
+    "a number word after a number (cents, thousandths, halves, quarters, gross) is dropped"
+)
+ANGLE_UNITS = "radians and degrees are not told apart"
+DECIMAL_COMMA = "a list with a space after the comma (`1, 2`) is read as a decimal comma"
 
 # (response, answer) -> why the verifier's verdict is wrong (found by running this table)
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
@@ -51,8 +67,47 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
             ("The answer is the log of $100$.", "100"),
             ("Answer: the factorial of $4$", "4"),
             ("The answer is the absolute value of $-3$.", "-3"),
+            ("The answer is $5$ minus $2$.", "5"),
+            ("Answer: $5$ times $x$", "5"),
+            ("The answer is $5$ more than the previous one.", "5"),
+            ("The answer is $5$ plus $2$.", "5"),
+            ("The answer is $5$ divided by $2$.", "5"),
+            ("The answer is $5$ to the power $2$.", "5"),
         ],
         WORDS_DROPPED,
+    ),
+    **dict.fromkeys(
+        [
+            ("$\\boxed{5}$ times $2$ is the answer.", "5"),
+            ("\\boxed{5} \\text{ squared}", "5"),
+            ("\\boxed{5}^2", "5"),
+            ("\\boxed{5}!", "5"),
+            ("\\boxed{5}^{-1}", "5"),
+            ("-\\boxed{5}", "5"),
+            ("\\boxed{5} - 1", "5"),
+            ("2\\boxed{5}", "5"),
+            ("\\sqrt{\\boxed{16}}", "16"),
+            ("\\frac{1}{\\boxed{5}}", "5"),
+            ("$\\boxed{5}$ thousand", "5"),
+            ("\\boxed{5}\\text{ thousand}", "5"),
+            ("\\boxed{5}\\,\\text{km}", "5\\,\\text{m}"),
+            ("\\boxed{5} \\text{ km}", "5 \\text{ m}"),
+        ],
+        OUTSIDE_THE_BOX,
+    ),
+    **dict.fromkeys(
+        [
+            ("The answer would be $12$ if the tank were full, but it is not.", "12"),
+            ("Suppose the answer is $12$.", "12"),
+        ],
+        SUPPOSED,
+    ),
+    **dict.fromkeys(
+        [
+            ("\\boxed{5} is wrong.", "5"),
+            ("$x = \\boxed{5}$ is not the answer.", "5"),
+        ],
+        DISOWNED,
     ),
     **dict.fromkeys(
         [
@@ -72,22 +127,73 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         ],
         AFTER_THE_END,
     ),
-    (
-        "\\boxed{50 \\text{ cents}}",
-        "\\$50",
-    ): "the gold's `\\$` and the response's `cents` are both dropped: 50 cents is $50",
+    **dict.fromkeys(
+        [
+            ("\\boxed{50 \\text{ cents}}", "\\$50"),
+            ("\\boxed{2 \\text{ thousandths}}", "2"),
+            ("\\boxed{2 \\text{ tenths}}", "2"),
+            ("\\boxed{2 \\text{ halves}}", "2"),
+            ("\\boxed{3 \\text{ quarters}}", "3"),
+            ("\\boxed{2 \\text{ gross}}", "2"),
+        ],
+        NUMBER_WORDS,
+    ),
+    **dict.fromkeys(
+        [
+            ("\\boxed{5 \\text{ radians}}", "5^\\circ"),
+            ("\\boxed{5^\\circ}", "5 \\text{ radians}"),
+        ],
+        ANGLE_UNITS,
+    ),
+    **dict.fromkeys(
+        [
+            ("\\boxed{1, 2}", "1.2"),
+            ("\\boxed{3, 5}", "3.5"),
+        ],
+        DECIMAL_COMMA,
+    ),
     (
         "\\boxed{[0,2]\\cup[1,3]}",
         "[0,3]",
-    ): "a union the gold is free of (overlapping intervals) passes as the merged interval",
-    (
-        "\\boxed{1, 2}",
-        "1.2",
-    ): "the list `1, 2` (with a space) is read as the decimal comma 1,2 = 1.2",
+    ): "a union the gold is free of (of overlapping intervals) passes as the merged interval",
     (
         "\\boxed{(1, 2)}",
         "x = 1, x = 2",
     ): "the pair or interval `(1, 2)` is read as the set of roots {1, 2}",
+    (
+        "\\boxed{\\sin^{-1} x}",
+        "\\frac{1}{\\sin x}",
+    ): "`\\sin^{-1} x` is read as 1/sin x, not arcsin x",
+    (
+        "\\boxed{a + b = 7}",
+        "7",
+    ): "refused: a named value whose left side is a sum ('an expression in a, b')",
+    ("\\boxed{\\sin^{-1} x}", "\\arcsin x"): "`\\sin^{-1} x` is read as 1/sin x, not arcsin x",
+    (
+        "\\boxed{\\tan^{-1}(2)}",
+        "\\arctan 2",
+    ): "refused: `\\tan^{-1}` is read as a power of tan, not arctan",
+    (
+        "\\boxed{50\\text{ cents}}",
+        "\\$0.50",
+    ): "refused: cents are not converted to the gold's dollars (parsed 50)",
+    (
+        "\\boxed{\\frac{\\pi}{2} \\text{ radians}}",
+        "\\frac{\\pi}{2}",
+    ): "refused: the word `radians` is read as letters",
+    (
+        "\\boxed{\\{x \\mid x \\ne 0\\}}",
+        "(-\\infty,0)\\cup(0,\\infty)",
+    ): "refused: set-builder with `\\ne` is not read",
+    (
+        "\\boxed{5}",
+        "5^\\circ C",
+    ): "refused: the gold's `C` after a degree sign is read as a variable (5*c)",
+    ("\\boxed{\\text{five}}", "5"): "refused: a number word is not read as the number",
+    (
+        "\\boxed{2\\text{ hours } 30\\text{ minutes}}",
+        "2.5 \\text{ hours}",
+    ): "refused: a compound duration is not read",
 }
 
 
@@ -122,7 +228,8 @@ def test_every_family_has_fifteen_wrong_answers_and_the_natural_set_spans_the_ty
     families = Counter(row.family for row in PROBES)
     assert len(families) >= 13
     assert min(families.values()) >= 15, families
-    assert {row.reward for row in PROBES} == {0.0} and {row.reward for row in NATURAL} == {1.0}
+    assert {row.reward for row in WRONG} == {0.0}
+    assert {row.reward for row in NATURAL + LATER_NATURAL} == {1.0}
     assert len(NATURAL) >= 100
     kinds = {row.family.removeprefix("natural:") for row in NATURAL}
     assert {"integer", "fraction", "radical", "interval", "set", "tuple", "matrix"} <= kinds
@@ -164,8 +271,8 @@ def _summary(judged: dict[str, dict[str, Any]]) -> tuple[list[int], list[int], l
             errors.append(i)
         if row.reward == 0.0 and (result["reward"] or 0.0) > 0.0:
             false_positives.append(i)
-        if row.reward == 1.0 and not _agrees(row, result):
-            refused.append(i)
+        if row.reward == 1.0 and not _agrees(row, result) and row in NATURAL:
+            refused.append(i)  # the blind set only: the later rows aimed at weak places
     print(f"\n{'family':<28} rows passed failed timed_out error")
     for family, counts in per_family.items():
         print(
@@ -183,15 +290,15 @@ def test_no_false_positive_beyond_the_known_ones_and_few_natural_refusals(
     judged: dict[str, dict[str, Any]],
 ) -> None:
     false_positives, refused, errors = _summary(judged)
-    print(f"false positives {len(false_positives)}/{len(PROBES)}, errors {len(errors)}")
-    print(f"natural refused {len(refused)}/{len(NATURAL)}")
+    print(f"false positives {len(false_positives)}/{len(WRONG)}, errors {len(errors)}")
+    print(f"natural refused {len(refused)}/{len(NATURAL)} (the blind set)")
     unknown = [i for i in false_positives + errors if ROWS[i][:2] not in KNOWN_FAILURES]
     assert not unknown, _rows(unknown)
     assert len(refused) <= NATURAL_REFUSED_ALLOWED * len(NATURAL), _rows(refused)
 
 
 @pytest.mark.xfail(
-    any(row.reward == 0.0 and row[:2] in KNOWN_FAILURES for row in PROBES),
+    any(row[:2] in KNOWN_FAILURES for row in WRONG),
     strict=True,
     reason="the verifier pays the wrong answers listed in KNOWN_FAILURES",
 )
