@@ -900,6 +900,49 @@ LATER_PROBES = (
             (r"\boxed{5^\circ}", r"5 \text{ radians}", "5 degrees is about 0.087 radians"),
         ],
     )
+    + _wrong(
+        "hedges_revisions",
+        [
+            (
+                "The answer is $\\boxed{5}$. (Though $7$ is also plausible.)",
+                "5",
+                "a second value offered after the box",
+            ),
+            ("$\\boxed{5}$; $7$ would also work.", "5", "a second value offered after the box"),
+            ("\\boxed{5 \\text{ sometimes}}", "5", "not always 5"),
+            ("\\boxed{5 \\text{ tops}}", "5", "at most 5"),
+        ],
+    )
+    + _wrong(
+        "sampling_gaming",
+        [
+            ("\\boxed{x + 0^{x^2}}", "x", "x + 1 at x = 0 (0^0), x elsewhere"),
+        ],
+    )
+    + _wrong(
+        "restatement_unsimplified",
+        [
+            (
+                "\\boxed{1 \\cdot (x^2 - 4)}",
+                "(x-2)(x+2)",
+                "the problem times one",
+                "Factor $x^2 - 4$ completely.",
+            ),
+            ("\\boxed{-(4 - x^2)}", "(x-2)(x+2)", "not factored", "Factor $x^2 - 4$ completely."),
+            (
+                "\\boxed{(x^2-4)(x^2+4)}",
+                "(x-2)(x+2)(x^2+4)",
+                "not factored completely",
+                "Factor $x^4 - 16$ completely.",
+            ),
+            (
+                "\\boxed{\\frac{4x}{2}}",
+                "2x",
+                "a fraction not reduced",
+                "Simplify $\\frac{x}{2} \\cdot 4$.",
+            ),
+        ],
+    )
 )
 
 LATER_NATURAL = _right(
@@ -913,5 +956,6 @@ LATER_NATURAL = _right(
         (r"\boxed{5}", r"5^\circ C", "a temperature gold, the unit left out"),
         (r"\boxed{\text{five}}", r"5", "a number word"),
         (r"\boxed{2\text{ hours } 30\text{ minutes}}", r"2.5 \text{ hours}", "a compound duration"),
+        (r"\boxed{2x + K}", r"2x + C", "another name for the constant", r"Integrate $2$."),
     ],
 )

@@ -99,7 +99,7 @@ def test_health_answers_within_50_ms_while_a_slow_math_batch_runs(math_url: str)
 
 
 @pytest.mark.xfail(
-    strict=False,  # a timing bound on a shared machine: most runs exceed it, not every one
+    strict=False,  # a timing bound: a quiet machine might meet it
     reason=(
         "4000 items of 12 KB (48 MB): the slowest /health took 161-247 ms in each of 6 runs "
         "on the build machine, near the start and the end of the batch"

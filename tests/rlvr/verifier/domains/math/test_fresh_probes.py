@@ -43,6 +43,8 @@ NUMBER_WORDS = (
     "a number word after a number (cents, thousandths, halves, quarters, gross) is dropped"
 )
 ANGLE_UNITS = "radians and degrees are not told apart"
+HEDGED = "a second value offered in prose after the box, or a hedge word in it, is ignored"
+NOT_IN_FORM = "an answer not in the form the problem asks for (not factored, not reduced) passes"
 DECIMAL_COMMA = "a list with a space after the comma (`1, 2`) is read as a decimal comma"
 
 # (response, answer) -> why the verifier's verdict is wrong (found by running this table)
@@ -147,6 +149,24 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
     ),
     **dict.fromkeys(
         [
+            ("The answer is $\\boxed{5}$. (Though $7$ is also plausible.)", "5"),
+            ("$\\boxed{5}$; $7$ would also work.", "5"),
+            ("\\boxed{5 \\text{ sometimes}}", "5"),
+            ("\\boxed{5 \\text{ tops}}", "5"),
+        ],
+        HEDGED,
+    ),
+    **dict.fromkeys(
+        [
+            ("\\boxed{1 \\cdot (x^2 - 4)}", "(x-2)(x+2)"),
+            ("\\boxed{-(4 - x^2)}", "(x-2)(x+2)"),
+            ("\\boxed{(x^2-4)(x^2+4)}", "(x-2)(x+2)(x^2+4)"),
+            ("\\boxed{\\frac{4x}{2}}", "2x"),
+        ],
+        NOT_IN_FORM,
+    ),
+    **dict.fromkeys(
+        [
             ("\\boxed{1, 2}", "1.2"),
             ("\\boxed{3, 5}", "3.5"),
         ],
@@ -168,6 +188,7 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         "\\boxed{a + b = 7}",
         "7",
     ): "refused: a named value whose left side is a sum ('an expression in a, b')",
+    ("\\boxed{x + 0^{x^2}}", "x"): "0^(x^2) is taken as 0 everywhere; it is 1 at x = 0",
     ("\\boxed{\\sin^{-1} x}", "\\arcsin x"): "`\\sin^{-1} x` is read as 1/sin x, not arcsin x",
     (
         "\\boxed{\\tan^{-1}(2)}",
@@ -194,6 +215,10 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
         "\\boxed{2\\text{ hours } 30\\text{ minutes}}",
         "2.5 \\text{ hours}",
     ): "refused: a compound duration is not read",
+    (
+        "\\boxed{2x + K}",
+        "2x + C",
+    ): "refused: another name for the constant of integration (read as a new unknown)",
 }
 
 
