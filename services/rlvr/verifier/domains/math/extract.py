@@ -70,6 +70,24 @@ _QUALIFIED_BEFORE_RE = re.compile(
 )
 # after the last box, a revision that names another value ("Wait, that's wrong ... it's 7")
 _VALUE_RE = re.compile(r"\d|\$|\\\(|\\\[")
+# what a marked statement may hold besides its values (`_read_statement`)
+_SPAN_MARK = "\x00"
+_DELIMITER_CHARS_RE = re.compile(r"(?<!\\)\$|\\[()\[\]]")
+_EDGE_CHARS = " \t.,;:!?*_\"'"
+_NOT_A_VALUE = frozenset(" \t.,;:!?*_\"'")
+_PROSE_WORD_RE = re.compile(r"(?<![A-Za-z\\])[A-Za-z]{2,}")
+_HARMLESS_LEAD_RE = re.compile(
+    r"(?:(?:so|thus|therefore|hence|then|indeed|clearly|simply|just|exactly|precisely|finally|"
+    r"option|choice|equal\s+to|given\s+by)(?![A-Za-z])[\s,:]*)*",
+    re.IGNORECASE,
+)
+# (matched on the tail with its edges stripped: no quantifier meets another on a run of spaces)
+_HARMLESS_TAIL_RE = re.compile(
+    r"and\s+nothing\s+else|in\s+total|in\s+all|altogether|overall", re.IGNORECASE
+)
+# a justification after the value does not change it (`$4$ because 2+2=4`); a run of
+# separators is tried once, from its start
+_JUSTIFICATION_RE = re.compile(r"(?<![\s,;(])[\s,;(]+(?:because|since)(?![A-Za-z])", re.IGNORECASE)
 _STATEMENT_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
 _SIDE_BY_SIDE_WORDS = 6
 # a response that stops on a joining word or an operator was cut off mid-sentence
@@ -131,6 +149,8 @@ def extract_answer(
         return Extraction(inner.strip(), "marker")
     if marker is not None:
         marked = _answer_after(section, marker.end())
+        if isinstance(marked, _Refused):
+            return Extraction(None, "marker", marked.detail)
         if marked:
             return Extraction(marked, "marker")
     whole = _whole_response_answer(section)
@@ -375,16 +395,23 @@ def _last_postfix_marker(section: str) -> re.Match[str] | None:
     return matches[-1] if matches else None
 
 
-def _answer_after(response: str, start: int) -> str | None:
+@dataclass(frozen=True, slots=True)
+class _Refused:
+    """A marked statement that is not its bare value, and why."""
+
+    detail: str
+
+
+def _answer_after(response: str, start: int) -> str | _Refused | None:
     rest = response[start : start + MAX_ANSWER_CHARS].lstrip(" \t:*_")
     rest = rest.lstrip()
     if not rest:
         return None
     end = _SENTENCE_END_RE.search(rest)
     sentence = rest[: end.start()] if end else rest
-    first_value = _VALUE_RE.search(sentence)
-    if first_value is not None and _QUALIFIED_BEFORE_RE.search(sentence[: first_value.start()]):
-        return sentence.strip()  # `is not $5$`, `at least $3$`: read with its words (refused)
+    statement = _read_statement(sentence)
+    if isinstance(statement, _Refused):
+        return statement
     for left in ("$$", "\\[", "\\(", "$"):
         if rest.startswith(left):
             close = rest.find(_CLOSERS[left], len(left))
@@ -402,7 +429,7 @@ def _answer_after(response: str, start: int) -> str | None:
                 )
                 if listed:
                     return listed  # `$3$, $4$`: the answer lists both
-                return rest[len(left) : close].strip()
+                return statement or rest[len(left) : close].strip()
     boxed = boxed_contents(rest)
     if boxed:
         return boxed[0].strip()
@@ -410,15 +437,73 @@ def _answer_after(response: str, start: int) -> str | None:
     segment = rest[: end.start()] if end else rest
     if _offers_another(segment) or _revises_afterwards(rest[len(segment) :]):
         return None
-    if _PROSE_RE.search(re.sub(r"\$[^$]*\$", " ", segment)):
-        # "The volume of $V$ is 120": the answer is the last math or number in the sentence
-        return _last_math_or_number(segment)
+    if statement:
+        return statement
     spans = math_spans(segment)
     if len(spans) == 1:
         return spans[0].strip()
     segment = segment.strip().rstrip(".,;").strip("*_ \"'\\").strip()
     segment = segment.replace("$", " ").strip()
     return segment or None
+
+
+def _read_statement(sentence: str) -> str | _Refused | None:
+    """The committed statement after a marker: the whole rest of its sentence, read as a unit.
+
+    Math spans and bare numbers are its values; a prose word is harmless only as a known lead
+    (`the answer is therefore $5$`), a joiner of a listing (`$3$ and $4$`), a known closing
+    (`and nothing else`) or a justification that follows (`because ...`). Any other word before
+    or between the values changes what was said (`twice $5$`, `$5$ plus $2$`, `negative $6$`):
+    the answer is refused, never the value with the words stripped. Words after the last value
+    stay with it as its unit (`$5$ meters`, `$5$ squared`) for the reader to judge. None: a
+    statement with no value (a word answer, `B`), read as before. One pass over the sentence.
+    """
+    cut = _JUSTIFICATION_RE.search(sentence)
+    if cut is not None:
+        sentence = sentence[: cut.start()]
+    bounds = [(a, b) for a, b in math_span_bounds(sentence) if sentence[a:b].strip()]
+    pieces, contents, at = [], [], 0
+    for a, b in bounds:
+        pieces.append(sentence[at:a])
+        pieces.append(_SPAN_MARK)
+        contents.append(sentence[a:b].strip())
+        at = b
+    pieces.append(sentence[at:])
+    outside = _DELIMITER_CHARS_RE.sub(" ", "".join(pieces))
+    body = outside.strip(_EDGE_CHARS)
+    body = body[_HARMLESS_LEAD_RE.match(body).end() :]  # type: ignore[union-attr]
+    words = list(_PROSE_WORD_RE.finditer(body))
+    in_word = bytearray(len(body))
+    for word in words:
+        in_word[word.start() : word.end()] = b"\x01" * (word.end() - word.start())
+    value_at = [i for i, c in enumerate(body) if not in_word[i] and c not in _NOT_A_VALUE]
+    if not value_at:
+        return None
+    first, last = value_at[0], value_at[-1]
+    before = [w.group() for w in words if w.end() <= first]
+    if before:
+        return _Refused(
+            f"the words before the marked value ({' '.join(before[:4])!r}) change what it "
+            "says: not the bare value"
+        )
+    between = [w.group() for w in words if first < w.start() < last]
+    if any(w.lower() not in ("and", "or") for w in between):
+        shown = " ".join(w for w in between if w.lower() not in ("and", "or"))
+        return _Refused(
+            f"the words between the marked values ({shown[:40]!r}) make them another "
+            "statement: not one value"
+        )
+    tail = body[last + 1 :].strip(_EDGE_CHARS)
+    if _HARMLESS_TAIL_RE.fullmatch(tail):
+        tail = ""
+    core = body[: last + 1]
+    filled = iter(contents)
+    core = "".join(next(filled) if c == _SPAN_MARK else c for c in core)
+    if not tail.strip(_EDGE_CHARS):
+        return core.strip()
+    if contents:
+        return f"{core.strip()} \\text{{ {tail.strip(_EDGE_CHARS)}}}"
+    return f"{core.strip()} {tail.strip(_EDGE_CHARS)}"
 
 
 def _revises_afterwards(tail: str) -> bool:

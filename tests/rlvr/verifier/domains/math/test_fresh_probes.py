@@ -27,9 +27,6 @@ WRONG = PROBES + LATER_PROBES
 CHUNK = 64  # items per request: a trainer's batch, not one request of everything
 NATURAL_REFUSED_ALLOWED = 0.02
 
-WORDS_DROPPED = (
-    "the words around a marked value are dropped, so the value they change is read as the answer"
-)
 OUTSIDE_THE_BOX = "what surrounds a box (an operator, a power, a sign, a unit or a word) is ignored"
 SUPPOSED = "'the answer is' inside a supposition or a refuted condition is read as a commitment"
 DISOWNED = "a box the text disowns ('is wrong', 'is not the answer') is read as the answer"
@@ -51,35 +48,6 @@ DECIMAL_COMMA = "a list with a space after the comma (`1, 2`) is read as a decim
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
     **dict.fromkeys(
         [
-            ("The answer is twice $5$.", "5"),
-            ("The answer is half of $8$.", "8"),
-            ("Answer: 3 more than $7$", "7"),
-            ("Final answer: the square of $4$", "4"),
-            ("The answer is the reciprocal of $\\frac{2}{3}$.", "\\frac{2}{3}"),
-            ("Answer: negative $6$", "6"),
-            ("The answer is minus $2$.", "2"),
-            ("Final Answer: the square root of $16$", "16"),
-            ("The answer is 10 times $3$.", "3"),
-            ("The final answer is the cube of $2$.", "2"),
-            ("Answer: the opposite of $4$", "4"),
-            ("The answer is $5$ squared.", "5"),
-            ("Answer: a third of $12$", "12"),
-            ("The answer is double $7$.", "7"),
-            ("Answer: the inverse of $3$", "3"),
-            ("The answer is the log of $100$.", "100"),
-            ("Answer: the factorial of $4$", "4"),
-            ("The answer is the absolute value of $-3$.", "-3"),
-            ("The answer is $5$ minus $2$.", "5"),
-            ("Answer: $5$ times $x$", "5"),
-            ("The answer is $5$ more than the previous one.", "5"),
-            ("The answer is $5$ plus $2$.", "5"),
-            ("The answer is $5$ divided by $2$.", "5"),
-            ("The answer is $5$ to the power $2$.", "5"),
-        ],
-        WORDS_DROPPED,
-    ),
-    **dict.fromkeys(
-        [
             ("$\\boxed{5}$ times $2$ is the answer.", "5"),
             ("\\boxed{5} \\text{ squared}", "5"),
             ("\\boxed{5}^2", "5"),
@@ -99,7 +67,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
     ),
     **dict.fromkeys(
         [
-            ("The answer would be $12$ if the tank were full, but it is not.", "12"),
             ("Suppose the answer is $12$.", "12"),
         ],
         SUPPOSED,
@@ -113,8 +80,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
     ),
     **dict.fromkeys(
         [
-            ("Assume the correct answer is 12 and derive a contradiction.", "12"),
-            ("The correct answer is 12 if the tank was full, which it was not.", "12"),
             ("Nobody knows if the correct answer is 12.", "12"),
         ],
         NOT_A_MARKER,
