@@ -43,6 +43,10 @@ _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)|\n")
 _TEMPLATE_TOKEN_RE = re.compile(
     r"<\|[a-z_]+\|>\w*|</s>|<eos>|<\|?endoftext\|?>|<｜[^｜<>\n]{1,40}｜>|<\|[a-z_]{1,30}\|>"
 )
+# the tokens a chat model ends its completion with (ChatML, Llama, Phi, GPT-2, DeepSeek, T5)
+_END_OF_SEQUENCE_RE = re.compile(
+    r"<\|(?:im_end|endoftext|eot_id|end|end_of_text)\|>|</s>|<eos>|<｜end▁of▁sentence｜>"
+)
 _JOINER_RE = re.compile(r"\$*\s*(?:,|and|or|,\s*and|,\s*or)?\s*\$*")
 _WORD_RE = re.compile(r"[A-Za-z]+")
 _THINK_CLOSE = "</think>"
@@ -118,7 +122,7 @@ def extract_answer(
     same_answer: Callable[[str, str], bool] | None = None,
 ) -> Extraction:
     """The final answer of `response`; `same_answer` says whether two boxed values agree."""
-    section = answer_section(_strip_template_tail(response))
+    section = answer_section(_strip_template_tail(_until_end_of_sequence(response)))
     if section is None:
         return Extraction(
             None, "none", "no final answer: the response ends inside <think> (cut off?)"
@@ -274,6 +278,13 @@ def _boxed_listed(text: str, spans: list[tuple[int, str]]) -> bool:
         if len(_WORD_RE.findall(gap)) > 3:
             return False
     return True
+
+
+def _until_end_of_sequence(text: str) -> str:
+    """The response up to its first end-of-sequence token: the completion ended there, so what
+    follows (`\\boxed{7}</s>\\boxed{5}`, a second turn) was never part of it."""
+    end = _END_OF_SEQUENCE_RE.search(text)
+    return text if end is None else text[: end.start()]
 
 
 def _strip_template_tail(text: str) -> str:
