@@ -92,6 +92,40 @@ _HARMLESS_TAIL_RE = re.compile(
 # a justification after the value does not change it (`$4$ because 2+2=4`); a run of
 # separators is tried once, from its start
 _JUSTIFICATION_RE = re.compile(r"(?<![\s,;(])[\s,;(]+(?:because|since)(?![A-Za-z])", re.IGNORECASE)
+# around a box (`_box_context`): what may stand before it, a unit after it, the words after it
+_LEAD_COMMANDS = frozenset(
+    {"Rightarrow", "Longrightarrow", "implies", "therefore", "quad", "qquad", "displaystyle"}
+)
+_COMMAND_END_RE = re.compile(r"\\([A-Za-z]+)$")
+_TEXT_GROUP_END_RE = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{[^{}]{0,200}\}$")
+_UNIT_AFTER_RE = re.compile(r"(?:\\[,;: ]|~)*\s*\\(?:text|mathrm|textrm|mbox|operatorname)\b")
+_POSTFIX_OK_RE = re.compile(
+    r"(?:is|are)\s+(?:the|our|my)\s+(?:final\s+|correct\s+)?(?:answer|solution|result)s?"
+    r"|is\s+correct",
+    re.IGNORECASE,
+)
+_JOINING_WORDS = frozenset(
+    {"and", "which", "because", "since", "as", "so", "hence", "thus", "therefore", "for"}
+)
+_PREDICATE_WORDS = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "would",
+        "could",
+        "might",
+        "may",
+        "should",
+        "seems",
+        "can",
+        "will",
+        "must",
+        "isn",
+        "appears",
+    }
+)
 _STATEMENT_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
 _SIDE_BY_SIDE_WORDS = 6
 # a response that stops on a joining word or an operator was cut off mid-sentence
@@ -145,7 +179,11 @@ def extract_answer(
         uncommitted = _uncommitted_box(section, final[0][0], final[-1][1])
         if uncommitted is not None:
             return Extraction(None, "boxed", uncommitted)
-        return Extraction(boxed[-1].strip(), "boxed")
+        floor = spans[-2][1] if len(spans) > 1 else 0  # boxes side by side: their own rule
+        around = _box_context(section, final[-1][0], final[-1][1], floor)
+        if isinstance(around, _Refused):
+            return Extraction(None, "boxed", around.detail)
+        return Extraction(f"{boxed[-1].strip()}{around}", "boxed")
     postfix = _last_postfix_marker(section)
     if postfix is not None and (marker is None or postfix.start() > marker.start()):
         span = postfix.group(1)
@@ -201,6 +239,86 @@ def _uncommitted_box(text: str, start: int, end: int) -> str | None:
             "not a committed answer"
         )
     return None
+
+
+def _box_context(text: str, start: int, end: int, floor: int = 0) -> str | _Refused:
+    """What the math and words around the final box make of it: a refusal when the box is an
+    operand of the math around it (`-\\boxed{5}`, `2\\boxed{5}`, `\\sqrt{\\boxed{16}}`,
+    `\\boxed{5}^2`, `\\boxed{5}!`, `\\boxed{5} - 1`) or when the sentence goes on to say
+    something of it (`\\boxed{5} is wrong.`); otherwise the unit or word attached to it
+    (`\\boxed{5}\\,\\text{km}`, `$\\boxed{5}$ thousand`), returned to be read with the value
+    (the reader knows units and count nouns and refuses any other word), or "".
+
+    Only what touches the box counts: inside its math span, the rest of the span; outside one,
+    the rest of its line; never an earlier box (`floor`: boxes side by side are the hedge
+    rule's). Each look is bounded (linear time).
+    """
+    span = next(((a, b) for a, b in math_span_bounds(text) if a <= start and end <= b), None)
+    if span is not None:
+        left, right = text[max(span[0], floor) : start], text[end : span[1]]
+    else:
+        line_start = text.rfind("\n", max(0, start - MAX_ANSWER_CHARS), start) + 1
+        left = text[max(line_start, floor) : start]
+        right = text[end : end + MAX_ANSWER_CHARS].split("\n", 1)[0]
+    trimmed = left.rstrip()
+    if trimmed and not (
+        trimmed[-1] in "=:;,.?&"
+        or trimmed.endswith("\\\\")
+        or _TEXT_GROUP_END_RE.search(trimmed)
+        or (
+            (command := _COMMAND_END_RE.search(trimmed)) is not None
+            and command.group(1) in _LEAD_COMMANDS
+        )
+        or (span is None and (trimmed[-1] in "*($!" or (trimmed[-1].isalpha() and trimmed != left)))
+    ):
+        return _Refused(
+            f"the box is an operand of the math before it ({_clip(trimmed[-20:], 20)!r}): "
+            "not a standalone answer"
+        )
+    following = right.lstrip()
+    if following:
+        first = following[0]
+        if _UNIT_AFTER_RE.match(following):
+            return " " + _clip(right.strip(), 200)  # `\\boxed{5}\\,\\text{km}`: read with its unit
+        if first in ".,;:?)" or (first == "!" and following != right) or first == "\\":
+            return ""
+        if span is not None or not (first.isalpha() or first in "*$"):
+            return _Refused(
+                f"the box is an operand of the math after it ({_clip(following, 20)!r}): "
+                "not a standalone answer"
+            )
+        if first in "*$":
+            return ""
+        return _words_after_box(following)
+    if span is None:
+        return ""
+    close = text[span[1] : span[1] + 2]
+    after = span[1] + (2 if close in ("$$", "\\)", "\\]") else 1)
+    rest = text[after : after + MAX_ANSWER_CHARS].split("\n", 1)[0].lstrip()
+    if not rest or not rest[0].isalpha():
+        return ""
+    return _words_after_box(rest)
+
+
+def _words_after_box(rest: str) -> str | _Refused:
+    """The prose right after a box: a marker (`is the answer`) or a justification leaves it; a
+    predicate (`is wrong`, `is not the answer`) is another statement; one word is its unit."""
+    end = _SENTENCE_END_RE.search(rest)
+    sentence = (rest[: end.start()] if end else rest).strip().rstrip("!.")
+    if _POSTFIX_OK_RE.fullmatch(sentence):
+        return ""
+    word = _WORD_RE.match(sentence)
+    if word is None:
+        return ""
+    name = word.group().lower()
+    if name in _JOINING_WORDS:
+        return ""
+    if name in _PREDICATE_WORDS:
+        return _Refused(
+            f"the text after the box says something else of it ({_clip(sentence, 40)!r}): "
+            "not a committed answer"
+        )
+    return f" \\text{{ {word.group()}}}"
 
 
 def _final_statement(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

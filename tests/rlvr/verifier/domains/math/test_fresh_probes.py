@@ -27,14 +27,9 @@ WRONG = PROBES + LATER_PROBES
 CHUNK = 64  # items per request: a trainer's batch, not one request of everything
 NATURAL_REFUSED_ALLOWED = 0.02
 
-OUTSIDE_THE_BOX = "what surrounds a box (an operator, a power, a sign, a unit or a word) is ignored"
 SUPPOSED = "'the answer is' inside a supposition or a refuted condition is read as a commitment"
-DISOWNED = "a box the text disowns ('is wrong', 'is not the answer') is read as the answer"
 NOT_A_MARKER = (
     "'the correct answer is' or '####' is read as a marker inside a supposition or a doubt"
-)
-AFTER_THE_END = (
-    "text after an end-of-sequence token is read as the answer (the completion ended before it)"
 )
 NUMBER_WORDS = (
     "a number word after a number (cents, thousandths, halves, quarters, gross) is dropped"
@@ -48,51 +43,15 @@ DECIMAL_COMMA = "a list with a space after the comma (`1, 2`) is read as a decim
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
     **dict.fromkeys(
         [
-            ("$\\boxed{5}$ times $2$ is the answer.", "5"),
-            ("\\boxed{5} \\text{ squared}", "5"),
-            ("\\boxed{5}^2", "5"),
-            ("\\boxed{5}!", "5"),
-            ("\\boxed{5}^{-1}", "5"),
-            ("-\\boxed{5}", "5"),
-            ("\\boxed{5} - 1", "5"),
-            ("2\\boxed{5}", "5"),
-            ("\\sqrt{\\boxed{16}}", "16"),
-            ("\\frac{1}{\\boxed{5}}", "5"),
-            ("$\\boxed{5}$ thousand", "5"),
-            ("\\boxed{5}\\text{ thousand}", "5"),
-            ("\\boxed{5}\\,\\text{km}", "5\\,\\text{m}"),
-            ("\\boxed{5} \\text{ km}", "5 \\text{ m}"),
-        ],
-        OUTSIDE_THE_BOX,
-    ),
-    **dict.fromkeys(
-        [
             ("Suppose the answer is $12$.", "12"),
         ],
         SUPPOSED,
     ),
     **dict.fromkeys(
         [
-            ("\\boxed{5} is wrong.", "5"),
-            ("$x = \\boxed{5}$ is not the answer.", "5"),
-        ],
-        DISOWNED,
-    ),
-    **dict.fromkeys(
-        [
             ("Nobody knows if the correct answer is 12.", "12"),
         ],
         NOT_A_MARKER,
-    ),
-    **dict.fromkeys(
-        [
-            ("The answer is $7$.<|im_end|>The answer is $5$.", "5"),
-            ("Answer: 7</s>\nAnswer: 5", "5"),
-            ("I don't know.</s>\\boxed{5}", "5"),
-            ("\\boxed{1}<|im_end|>\n<|im_start|>assistant\n\\boxed{5}", "5"),
-            ("\\boxed{7} <|endoftext|> The answer is 5.", "5"),
-        ],
-        AFTER_THE_END,
     ),
     **dict.fromkeys(
         [
