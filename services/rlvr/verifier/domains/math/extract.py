@@ -98,7 +98,12 @@ _LEAD_COMMANDS = frozenset(
 )
 _COMMAND_END_RE = re.compile(r"\\([A-Za-z]+)$")
 _TEXT_GROUP_END_RE = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{[^{}]{0,200}\}$")
-_UNIT_AFTER_RE = re.compile(r"(?:\\[,;: ]|~)*\s*\\(?:text|mathrm|textrm|mbox|operatorname)\b")
+_SPACING_RE = re.compile(r"(?:\s|\\[,;: !]|~)+")
+_UNIT_AFTER_RE = re.compile(
+    r"\\(?:text|mathrm|textrm|mbox|operatorname)\b|\\?%|\^\s*\{?\s*\\circ(?![A-Za-z])"
+)
+# what may follow a box in its math span: a line break, a closing environment, a quad
+_END_AFTER_RE = re.compile(r"\\\\|\\(?:end|quad|qquad|hfill|right\.)(?![A-Za-z])")
 _POSTFIX_OK_RE = re.compile(
     r"(?:is|are)\s+(?:the|our|my)\s+(?:final\s+|correct\s+)?(?:answer|solution|result)s?"
     r"|is\s+correct",
@@ -275,12 +280,17 @@ def _box_context(text: str, start: int, end: int, floor: int = 0) -> str | _Refu
             f"the box is an operand of the math before it ({_clip(trimmed[-20:], 20)!r}): "
             "not a standalone answer"
         )
-    following = right.lstrip()
+    spacing = _SPACING_RE.match(right)
+    following = right[spacing.end() :] if spacing else right
     if following:
         first = following[0]
         if _UNIT_AFTER_RE.match(following):
             return " " + _clip(right.strip(), 200)  # `\\boxed{5}\\,\\text{km}`: read with its unit
-        if first in ".,;:?)" or (first == "!" and following != right) or first == "\\":
+        if (
+            first in ".,;:?)"
+            or (first == "!" and following != right)
+            or _END_AFTER_RE.match(following)
+        ):
             return ""
         if span is not None or not (first.isalpha() or first in "*$"):
             return _Refused(
