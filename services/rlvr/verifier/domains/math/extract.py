@@ -131,6 +131,14 @@ _PREDICATE_WORDS = frozenset(
         "appears",
     }
 )
+# a marker in a supposition or a doubt (`_last_marker`): the words in its clause before it
+_SUPPOSING_RE = re.compile(
+    r"\b(?:suppose|supposing|assume|assuming|if|whether|imagine|say|unless|wonder|doubt|"
+    r"claims?|claimed|wants?|show|prove|whatever)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAKS = ".!?,;:\n"
+_CLAUSE_LOOKBACK = 200
 _STATEMENT_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
 _SIDE_BY_SIDE_WORDS = 6
 # a response that stops on a joining word or an operator was cut off mid-sentence
@@ -522,9 +530,14 @@ def strip_math_delimiters(text: str) -> str:
 
 
 def _last_marker(response: str) -> re.Match[str] | None:
+    """The last marker that commits: one inside a supposition or a doubt in its own clause
+    (`Suppose the answer is 12`, `Nobody knows if the correct answer is 12`) states nothing."""
     last = None
-    for last in _MARKER_RE.finditer(response):  # noqa: B007 — we want the last match
-        pass
+    for match in _MARKER_RE.finditer(response):
+        clause = response[max(0, match.start() - _CLAUSE_LOOKBACK) : match.start()]
+        clause = clause[max(clause.rfind(c) for c in _CLAUSE_BREAKS) + 1 :]
+        if not _SUPPOSING_RE.search(clause):
+            last = match
     return last
 
 

@@ -27,10 +27,6 @@ WRONG = PROBES + LATER_PROBES
 CHUNK = 64  # items per request: a trainer's batch, not one request of everything
 NATURAL_REFUSED_ALLOWED = 0.02
 
-SUPPOSED = "'the answer is' inside a supposition or a refuted condition is read as a commitment"
-NOT_A_MARKER = (
-    "'the correct answer is' or '####' is read as a marker inside a supposition or a doubt"
-)
 NUMBER_WORDS = (
     "a number word after a number (cents, thousandths, halves, quarters, gross) is dropped"
 )
@@ -41,18 +37,6 @@ DECIMAL_COMMA = "a list with a space after the comma (`1, 2`) is read as a decim
 
 # (response, answer) -> why the verifier's verdict is wrong (found by running this table)
 KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    **dict.fromkeys(
-        [
-            ("Suppose the answer is $12$.", "12"),
-        ],
-        SUPPOSED,
-    ),
-    **dict.fromkeys(
-        [
-            ("Nobody knows if the correct answer is 12.", "12"),
-        ],
-        NOT_A_MARKER,
-    ),
     **dict.fromkeys(
         [
             ("\\boxed{50 \\text{ cents}}", "\\$50"),
