@@ -139,6 +139,16 @@ _SUPPOSING_RE = re.compile(
 )
 _CLAUSE_BREAKS = ".!?,;:\n"
 _CLAUSE_LOOKBACK = 200
+# a second value offered as also valid, in prose after the committed one (`_offers_another`)
+_ALSO_VALID_RE = re.compile(
+    r"(?:\$[^$\n]{1,40}\$|(?<![\w.])\d[\d.,/]{0,20})\s{0,3}"
+    r"(?:(?:would|could|might|may|can)\s{1,3}(?:also\s{1,3})?(?:work|be\s{1,3}(?:also\s{1,3})?"
+    r"(?:an?\s{1,3})?(?:valid|correct|right|possible|plausible|fine|answer|solution))"
+    r"|is\s{1,3}also\s{1,3}(?:an?\s{1,3})?(?:valid|correct|right|possible|plausible|answer|"
+    r"solution))\b"
+    r"|\b(?:though|although)\b[^.\n]{0,80}?(?:\$|\d)",
+    re.IGNORECASE,
+)
 _STATEMENT_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
 _SIDE_BY_SIDE_WORDS = 6
 # a response that stops on a joining word or an operator was cut off mid-sentence
@@ -673,6 +683,8 @@ def _offers_another(text: str) -> bool:
     revision = _REVISION_RE.search(window)
     if revision is not None:
         window = window[: revision.start()]
+    if _ALSO_VALID_RE.search(window):
+        return True  # `$7$ would also work`, `(Though $7$ is also plausible.)`
     return any(_VALUE_RE.search(window, hedge.end()) for hedge in _HEDGE_RE.finditer(window))
 
 

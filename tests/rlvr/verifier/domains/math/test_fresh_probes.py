@@ -57,8 +57,6 @@ KNOWN_FAILURES: dict[tuple[str, str], str] = {
     ),
     **dict.fromkeys(
         [
-            ("The answer is $\\boxed{5}$. (Though $7$ is also plausible.)", "5"),
-            ("$\\boxed{5}$; $7$ would also work.", "5"),
             ("\\boxed{5 \\text{ sometimes}}", "5"),
             ("\\boxed{5 \\text{ tops}}", "5"),
         ],
