@@ -83,7 +83,8 @@ def judge(
 
 def parts_refusal(gold: Normalized, pred: Normalized) -> str | None:
     """Why the parts beside the values disagree (a different left side or unit, a qualifier,
-    roots for an ordered pair or the reverse), or None: these are compared as data before any value is."""
+    roots for an ordered pair or the reverse), or None: these are compared as data before any
+    value is."""
     if pred.refusal is not None and gold.refusal is None:
         return pred.refusal
     if gold.lhs is not None and pred.lhs is not None and gold.lhs != pred.lhs:
