@@ -1,11 +1,16 @@
 """Find the final answer in a model's response, in time linear in its length.
 
-Only the answer section counts: the text after the last `</think>` when there is one (a response
-still inside `<think>` has no answer). There, the last `\\boxed{}`/`\\fbox{}` is the answer: a
-box after a revision ("but that double counts ... the correct count is") replaces the earlier
-ones, while different boxes side by side in one final statement (`\\boxed{6} or \\boxed{8}`) are
-hedging and fail. Then the last "final answer is" / "the answer is" / `Answer:` marker, then a
-response that is nothing but an answer. The lenient fallbacks (the last `$...$` span, the last
+Only the answer section counts: the text up to the first end-of-sequence token (`</s>`,
+`<|im_end|>`: the completion ended there), after the last `</think>` when there is one (a
+response still inside `<think>` has no answer). There, the last `\\boxed{}`/`\\fbox{}` is the
+answer: a box after a revision ("but that double counts ... the correct count is") replaces the
+earlier ones, while different boxes side by side in one final statement (`\\boxed{6} or
+\\boxed{8}`) are hedging and fail; a box is a commitment only standing alone (not an operand of
+the math around it, `\\boxed{5}^2`, nor disowned by its sentence, `\\boxed{5} is wrong.`), and a
+unit or word attached to it is read with it. Then the last "final answer is" / "the answer is" /
+`Answer:` marker outside a supposition, whose statement is the whole rest of its sentence (words
+that change the value refuse it: `the answer is twice $5$`), then a response that is nothing but
+an answer. Nothing is stripped to make a value appear: what cannot be read as it is is refused. The lenient fallbacks (the last `$...$` span, the last
 number of the last line) are settings, off by default: a response cut off mid-sentence has no
 answer. Every scan is a single left-to-right pass or a regex without nested quantifiers, so a
 100 KB response or 5,000 nested braces cost milliseconds.
