@@ -12,8 +12,9 @@ unit or word attached to it is read with it. Then the last "final answer is" / "
 that change the value refuse it: `the answer is twice $5$`), then a response that is nothing but
 an answer. Nothing is stripped to make a value appear: what cannot be read as it is is refused.
 The lenient fallbacks (the last `$...$` span, the last number of the last line) are settings,
-off by default: a response cut off mid-sentence has no answer. Every scan is a single left-to-right pass or a regex without nested quantifiers, so a
-100 KB response or 5,000 nested braces cost milliseconds.
+off by default: a response cut off mid-sentence has no answer. Every scan is a single
+left-to-right pass or a regex without nested quantifiers, so a 100 KB response or 5,000 nested
+braces cost milliseconds.
 """
 
 from __future__ import annotations
