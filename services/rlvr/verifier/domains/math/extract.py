@@ -148,13 +148,15 @@ _CLAUSE_LOOKBACK = 200
 # a second value offered as also valid, in prose after the committed one (`_offers_another`)
 _ALSO_VALID_RE = re.compile(
     r"(?:\$[^$\n]{1,40}\$|(?<![\w.])\d[\d.,/]{0,20})\s{0,3}"
-    r"(?:(?:would|could|might|may|can)\s{1,3}(?:also\s{1,3})?(?:work|be\s{1,3}(?:also\s{1,3})?"
-    r"(?:an?\s{1,3})?(?:valid|correct|right|possible|plausible|fine|answer|solution))"
-    r"|is\s{1,3}also\s{1,3}(?:an?\s{1,3})?(?:valid|correct|right|possible|plausible|answer|"
-    r"solution))\b"
+    r"(?:(?:would|could|might|may|can)\s{1,3}(?:also\s{1,3})?(?:work|fit|hold|be\s{1,3}"
+    r"(?:also\s{1,3})?(?:an?\s{1,3})?(?:valid|correct|right|possible|plausible|fine|answer|"
+    r"solution))|(?:is\s{1,3})?also\s{1,3}(?:works|fits|holds|satisfies|(?:an?\s{1,3})?"
+    r"(?:valid|correct|right|possible|plausible|answer|solution)))\b"
     r"|\b(?:though|although)\b[^.\n]{0,80}?(?:\$|\d)",
     re.IGNORECASE,
 )
+# where the sentence of a box ends: a question mark makes it a question
+_BOX_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n|\?")
 _STATEMENT_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
 _SIDE_BY_SIDE_WORDS = 6
 # a response that stops on a joining word or an operator was cut off mid-sentence
@@ -255,11 +257,17 @@ def answer_section(response: str) -> str | None:
 
 def _uncommitted_box(text: str, start: int, end: int) -> str | None:
     """Why the final box is not a commitment, or None: a qualifier just before it (`is not
-    \\boxed{5}`), a condition or alternative after it in its sentence (`\\boxed{3} if n is
-    odd, 4 if even`), or a revision after it that names another value."""
+    \\boxed{5}`), a question (`Is it \\boxed{5}?`), a revision word in its own sentence
+    (`\\boxed{5}, which is wrong.`), a condition or alternative after it in its sentence
+    (`\\boxed{3} if n is odd, 4 if even`), or a revision after it that names another value."""
     if _QUALIFIED_BEFORE_RE.search(text[max(0, start - 40) : start]):
         return "the boxed value is qualified by the words before it: not a committed answer"
     tail = text[end : end + MAX_ANSWER_CHARS]
+    sentence_end = _BOX_SENTENCE_END_RE.search(tail)
+    if sentence_end is not None and sentence_end.group() == "?":
+        return "the boxed value is asked about, not stated (its sentence is a question)"
+    if _REVISION_RE.search(tail[: sentence_end.start() if sentence_end else len(tail)]):
+        return "the sentence of the boxed value disowns it ('wrong', 'but', ...): not a commitment"
     if _offers_another(tail):
         return "the boxed value comes with a condition or an alternative: not one answer"
     if _revises_afterwards(tail):

@@ -38,6 +38,10 @@ WRONG = [
     ("Assume the answer is $12$.", "12"),
     ("I wonder whether the answer is $12$.", "12"),
     ("\\boxed{5}. $6$ would also be a valid answer.", "5"),
+    ("\\boxed{5}, which is wrong.", "5"),
+    ("The answer is $\\boxed{5}$, which is wrong.", "5"),
+    ("Is the answer \\boxed{5}?", "5"),
+    ("$\\boxed{5}$; $7$ also works.", "5"),
     # the response ends at its first end-of-sequence token
     ("\\boxed{7}<|eot_id|>\\boxed{5}", "5"),
     ("Answer: 7<|endoftext|>Answer: 5", "5"),
@@ -69,6 +73,8 @@ RIGHT = [
     ("\\boxed{12}, although this took a while.", "12"),
     ("\\boxed{5}. Note that 12 is also divisible by 3.", "5"),
     ("\\boxed{5}</s>", "5"),
+    ("\\boxed{5}, not 7.", "5"),
+    ("So the total is $\\boxed{12}$, which is the number of apples.", "12"),
     ("\\boxed{1,2}", "1.2"),
     ("\\boxed{\\cos^{-1} x}", "\\arccos x"),
 ]
