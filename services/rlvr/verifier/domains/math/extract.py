@@ -306,7 +306,7 @@ def _box_context(text: str, start: int, end: int, floor: int = 0) -> str | _Refu
             (command := _COMMAND_END_RE.search(trimmed)) is not None
             and command.group(1) in _LEAD_COMMANDS
         )
-        or (span is None and (trimmed[-1] in "*($!" or (trimmed[-1].isalpha() and trimmed != left)))
+        or (span is None and _outside_math_lead(trimmed, trimmed != left))
     ):
         return _Refused(
             f"the box is an operand of the math before it ({_clip(trimmed[-20:], 20)!r}): "
@@ -340,6 +340,20 @@ def _box_context(text: str, start: int, end: int, floor: int = 0) -> str | _Refu
     if not rest or not rest[0].isalpha():
         return ""
     return _words_after_box(rest)
+
+
+def _outside_math_lead(trimmed: str, spaced: bool) -> bool:
+    """Whether what ends the text before a box outside any math span leaves it standing alone:
+    prose (`is \\boxed{5}`), bold, an opening parenthesis; not a digit or a letter touching
+    it (`2\\boxed{5}`), an operator, a brace or a command (`\\sqrt`, `-`, `\\frac{1}{`)."""
+    last = trimmed[-1]
+    if last == "*" and (len(trimmed) == 1 or trimmed[-2] in "* \t"):
+        return True  # markdown emphasis: `**\\boxed{4}**`
+    if last.isdigit() or last in "+-*/^_{[|<>~\\}":
+        return False
+    if last.isascii() and last.isalpha():
+        return spaced and _COMMAND_END_RE.search(trimmed) is None
+    return True
 
 
 def _words_after_box(rest: str) -> str | _Refused:
@@ -634,6 +648,7 @@ def _read_statement(sentence: str) -> str | _Refused | None:
     stay with it as its unit (`$5$ meters`, `$5$ squared`) for the reader to judge. None: a
     statement with no value (a word answer, `B`), read as before. One pass over the sentence.
     """
+    sentence = sentence.replace(_SPAN_MARK, " ")  # the mark stands for a span, nothing else
     cut = _JUSTIFICATION_RE.search(sentence)
     if cut is not None:
         sentence = sentence[: cut.start()]
