@@ -1,14 +1,20 @@
 """Find the final answer in a model's response, in time linear in its length.
 
-Only the answer section counts: the text after the last `</think>` when there is one (a response
-still inside `<think>` has no answer). There, the last `\\boxed{}`/`\\fbox{}` is the answer: a
-box after a revision ("but that double counts ... the correct count is") replaces the earlier
-ones, while different boxes side by side in one final statement (`\\boxed{6} or \\boxed{8}`) are
-hedging and fail. Then the last "final answer is" / "the answer is" / `Answer:` marker, then a
-response that is nothing but an answer. The lenient fallbacks (the last `$...$` span, the last
-number of the last line) are settings, off by default: a response cut off mid-sentence has no
-answer. Every scan is a single left-to-right pass or a regex without nested quantifiers, so a
-100 KB response or 5,000 nested braces cost milliseconds.
+Only the answer section counts: the text up to the first end-of-sequence token (`</s>`,
+`<|im_end|>`: the completion ended there), after the last `</think>` when there is one (a
+response still inside `<think>` has no answer). There, the last `\\boxed{}`/`\\fbox{}` is the
+answer: a box after a revision ("but that double counts ... the correct count is") replaces the
+earlier ones, while different boxes side by side in one final statement (`\\boxed{6} or
+\\boxed{8}`) are hedging and fail; a box is a commitment only standing alone (not an operand of
+the math around it, `\\boxed{5}^2`, nor disowned by its sentence, `\\boxed{5} is wrong.`), and a
+unit or word attached to it is read with it. Then the last "final answer is" / "the answer is" /
+`Answer:` marker outside a supposition, whose statement is the whole rest of its sentence (words
+that change the value refuse it: `the answer is twice $5$`), then a response that is nothing but
+an answer. Nothing is stripped to make a value appear: what cannot be read as it is is refused.
+The lenient fallbacks (the last `$...$` span, the last number of the last line) are settings,
+off by default: a response cut off mid-sentence has no answer. Every scan is a single
+left-to-right pass or a regex without nested quantifiers, so a 100 KB response or 5,000 nested
+braces cost milliseconds.
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)|\n")
 _TEMPLATE_TOKEN_RE = re.compile(
     r"<\|[a-z_]+\|>\w*|</s>|<eos>|<\|?endoftext\|?>|<｜[^｜<>\n]{1,40}｜>|<\|[a-z_]{1,30}\|>"
 )
+# the tokens a chat model ends its completion with (ChatML, Llama, Phi, GPT-2, DeepSeek, T5)
+_END_OF_SEQUENCE_RE = re.compile(
+    r"<\|(?:im_end|endoftext|eot_id|end|end_of_text)\|>|</s>|<eos>|<｜end▁of▁sentence｜>"
+)
 _JOINER_RE = re.compile(r"\$*\s*(?:,|and|or|,\s*and|,\s*or)?\s*\$*")
 _WORD_RE = re.compile(r"[A-Za-z]+")
 _THINK_CLOSE = "</think>"
@@ -70,6 +80,83 @@ _QUALIFIED_BEFORE_RE = re.compile(
 )
 # after the last box, a revision that names another value ("Wait, that's wrong ... it's 7")
 _VALUE_RE = re.compile(r"\d|\$|\\\(|\\\[")
+# what a marked statement may hold besides its values (`_read_statement`)
+_SPAN_MARK = "\x00"
+_DELIMITER_CHARS_RE = re.compile(r"(?<!\\)\$|\\[()\[\]]")
+_EDGE_CHARS = " \t.,;:!?*_\"'"
+_NOT_A_VALUE = frozenset(" \t.,;:!?*_\"'")
+_PROSE_WORD_RE = re.compile(r"(?<![A-Za-z\\])[A-Za-z]{2,}")
+_HARMLESS_LEAD_RE = re.compile(
+    r"(?:(?:so|thus|therefore|hence|then|indeed|clearly|simply|just|exactly|precisely|finally|"
+    r"option|choice|equal\s+to|given\s+by)(?![A-Za-z])[\s,:]*)*",
+    re.IGNORECASE,
+)
+# (matched on the tail with its edges stripped: no quantifier meets another on a run of spaces)
+_HARMLESS_TAIL_RE = re.compile(
+    r"and\s+nothing\s+else|in\s+total|in\s+all|altogether|overall", re.IGNORECASE
+)
+# a justification after the value does not change it (`$4$ because 2+2=4`); a run of
+# separators is tried once, from its start
+_JUSTIFICATION_RE = re.compile(r"(?<![\s,;(])[\s,;(]+(?:because|since)(?![A-Za-z])", re.IGNORECASE)
+# around a box (`_box_context`): what may stand before it, a unit after it, the words after it
+_LEAD_COMMANDS = frozenset(
+    {"Rightarrow", "Longrightarrow", "implies", "therefore", "quad", "qquad", "displaystyle"}
+)
+_COMMAND_END_RE = re.compile(r"\\([A-Za-z]+)$")
+_TEXT_GROUP_END_RE = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{[^{}]{0,200}\}$")
+_SPACING_RE = re.compile(r"(?:\s|\\[,;: !]|~)+")
+_UNIT_AFTER_RE = re.compile(
+    r"\\(?:text|mathrm|textrm|mbox|operatorname)\b|\\?%|\^\s*\{?\s*\\circ(?![A-Za-z])"
+)
+# what may follow a box in its math span: a line break, a closing environment, a quad
+_END_AFTER_RE = re.compile(r"\\\\|\\(?:end|quad|qquad|hfill|right\.)(?![A-Za-z])")
+_POSTFIX_OK_RE = re.compile(
+    r"(?:is|are)\s+(?:the|our|my)\s+(?:final\s+|correct\s+)?(?:answer|solution|result)s?"
+    r"|is\s+correct",
+    re.IGNORECASE,
+)
+_JOINING_WORDS = frozenset(
+    {"and", "which", "because", "since", "as", "so", "hence", "thus", "therefore", "for"}
+)
+_PREDICATE_WORDS = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "would",
+        "could",
+        "might",
+        "may",
+        "should",
+        "seems",
+        "can",
+        "will",
+        "must",
+        "isn",
+        "appears",
+    }
+)
+# a marker in a supposition or a doubt (`_last_marker`): the words in its clause before it
+_SUPPOSING_RE = re.compile(
+    r"\b(?:suppose|supposing|assume|assuming|if|whether|imagine|say|unless|wonder|doubt|"
+    r"claims?|claimed|wants?|show|prove|whatever)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAKS = ".!?,;:\n"
+_CLAUSE_LOOKBACK = 200
+# a second value offered as also valid, in prose after the committed one (`_offers_another`)
+_ALSO_VALID_RE = re.compile(
+    r"(?:\$[^$\n]{1,40}\$|(?<![\w.])\d[\d.,/]{0,20})\s{0,3}"
+    r"(?:(?:would|could|might|may|can)\s{1,3}(?:also\s{1,3})?(?:work|fit|hold|be\s{1,3}"
+    r"(?:also\s{1,3})?(?:an?\s{1,3})?(?:valid|correct|right|possible|plausible|fine|answer|"
+    r"solution))|(?:is\s{1,3})?also\s{1,3}(?:works|fits|holds|satisfies|(?:an?\s{1,3})?"
+    r"(?:valid|correct|right|possible|plausible|answer|solution)))\b"
+    r"|\b(?:though|although)\b[^.\n]{0,80}?(?:\$|\d)",
+    re.IGNORECASE,
+)
+# where the sentence of a box ends: a question mark makes it a question
+_BOX_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|\n|\?")
 _STATEMENT_BREAK_RE = re.compile(r"[.!?](?:\s|$)|\n")
 _SIDE_BY_SIDE_WORDS = 6
 # a response that stops on a joining word or an operator was cut off mid-sentence
@@ -100,7 +187,7 @@ def extract_answer(
     same_answer: Callable[[str, str], bool] | None = None,
 ) -> Extraction:
     """The final answer of `response`; `same_answer` says whether two boxed values agree."""
-    section = answer_section(_strip_template_tail(response))
+    section = answer_section(_strip_template_tail(_until_end_of_sequence(response)))
     if section is None:
         return Extraction(
             None, "none", "no final answer: the response ends inside <think> (cut off?)"
@@ -123,7 +210,11 @@ def extract_answer(
         uncommitted = _uncommitted_box(section, final[0][0], final[-1][1])
         if uncommitted is not None:
             return Extraction(None, "boxed", uncommitted)
-        return Extraction(boxed[-1].strip(), "boxed")
+        floor = spans[-2][1] if len(spans) > 1 else 0  # boxes side by side: their own rule
+        around = _box_context(section, final[-1][0], final[-1][1], floor)
+        if isinstance(around, _Refused):
+            return Extraction(None, "boxed", around.detail)
+        return Extraction(f"{boxed[-1].strip()}{around}", "boxed")
     postfix = _last_postfix_marker(section)
     if postfix is not None and (marker is None or postfix.start() > marker.start()):
         span = postfix.group(1)
@@ -131,6 +222,8 @@ def extract_answer(
         return Extraction(inner.strip(), "marker")
     if marker is not None:
         marked = _answer_after(section, marker.end())
+        if isinstance(marked, _Refused):
+            return Extraction(None, "marker", marked.detail)
         if marked:
             return Extraction(marked, "marker")
     whole = _whole_response_answer(section)
@@ -164,11 +257,17 @@ def answer_section(response: str) -> str | None:
 
 def _uncommitted_box(text: str, start: int, end: int) -> str | None:
     """Why the final box is not a commitment, or None: a qualifier just before it (`is not
-    \\boxed{5}`), a condition or alternative after it in its sentence (`\\boxed{3} if n is
-    odd, 4 if even`), or a revision after it that names another value."""
+    \\boxed{5}`), a question (`Is it \\boxed{5}?`), a revision word in its own sentence
+    (`\\boxed{5}, which is wrong.`), a condition or alternative after it in its sentence
+    (`\\boxed{3} if n is odd, 4 if even`), or a revision after it that names another value."""
     if _QUALIFIED_BEFORE_RE.search(text[max(0, start - 40) : start]):
         return "the boxed value is qualified by the words before it: not a committed answer"
     tail = text[end : end + MAX_ANSWER_CHARS]
+    sentence_end = _BOX_SENTENCE_END_RE.search(tail)
+    if sentence_end is not None and sentence_end.group() == "?":
+        return "the boxed value is asked about, not stated (its sentence is a question)"
+    if _REVISION_RE.search(tail[: sentence_end.start() if sentence_end else len(tail)]):
+        return "the sentence of the boxed value disowns it ('wrong', 'but', ...): not a commitment"
     if _offers_another(tail):
         return "the boxed value comes with a condition or an alternative: not one answer"
     if _revises_afterwards(tail):
@@ -177,6 +276,105 @@ def _uncommitted_box(text: str, start: int, end: int) -> str | None:
             "not a committed answer"
         )
     return None
+
+
+def _box_context(text: str, start: int, end: int, floor: int = 0) -> str | _Refused:
+    """What the math and words around the final box make of it: a refusal when the box is an
+    operand of the math around it (`-\\boxed{5}`, `2\\boxed{5}`, `\\sqrt{\\boxed{16}}`,
+    `\\boxed{5}^2`, `\\boxed{5}!`, `\\boxed{5} - 1`) or when the sentence goes on to say
+    something of it (`\\boxed{5} is wrong.`); otherwise the unit or word attached to it
+    (`\\boxed{5}\\,\\text{km}`, `$\\boxed{5}$ thousand`), returned to be read with the value
+    (the reader knows units and count nouns and refuses any other word), or "".
+
+    Only what touches the box counts: inside its math span, the rest of the span; outside one,
+    the rest of its line; never an earlier box (`floor`: boxes side by side are the hedge
+    rule's). Each look is bounded (linear time).
+    """
+    span = next(((a, b) for a, b in math_span_bounds(text) if a <= start and end <= b), None)
+    if span is not None:
+        left, right = text[max(span[0], floor) : start], text[end : span[1]]
+    else:
+        line_start = text.rfind("\n", max(0, start - MAX_ANSWER_CHARS), start) + 1
+        left = text[max(line_start, floor) : start]
+        right = text[end : end + MAX_ANSWER_CHARS].split("\n", 1)[0]
+    trimmed = left.rstrip()
+    if trimmed and not (
+        trimmed[-1] in "=:;,.?&"
+        or trimmed.endswith("\\\\")
+        or _TEXT_GROUP_END_RE.search(trimmed)
+        or (
+            (command := _COMMAND_END_RE.search(trimmed)) is not None
+            and command.group(1) in _LEAD_COMMANDS
+        )
+        or (span is None and _outside_math_lead(trimmed, trimmed != left))
+    ):
+        return _Refused(
+            f"the box is an operand of the math before it ({_clip(trimmed[-20:], 20)!r}): "
+            "not a standalone answer"
+        )
+    spacing = _SPACING_RE.match(right)
+    following = right[spacing.end() :] if spacing else right
+    if following:
+        first = following[0]
+        if _UNIT_AFTER_RE.match(following):
+            return " " + _clip(right.strip(), 200)  # `\\boxed{5}\\,\\text{km}`: read with its unit
+        if (
+            first in ".,;:?)"
+            or (first == "!" and following != right)
+            or _END_AFTER_RE.match(following)
+        ):
+            return ""
+        if span is not None or not (first.isalpha() or first in "*$"):
+            return _Refused(
+                f"the box is an operand of the math after it ({_clip(following, 20)!r}): "
+                "not a standalone answer"
+            )
+        if first in "*$":
+            return ""
+        return _words_after_box(following)
+    if span is None:
+        return ""
+    close = text[span[1] : span[1] + 2]
+    after = span[1] + (2 if close in ("$$", "\\)", "\\]") else 1)
+    rest = text[after : after + MAX_ANSWER_CHARS].split("\n", 1)[0].lstrip()
+    if not rest or not rest[0].isalpha():
+        return ""
+    return _words_after_box(rest)
+
+
+def _outside_math_lead(trimmed: str, spaced: bool) -> bool:
+    """Whether what ends the text before a box outside any math span leaves it standing alone:
+    prose (`is \\boxed{5}`), bold, an opening parenthesis; not a digit or a letter touching
+    it (`2\\boxed{5}`), an operator, a brace or a command (`\\sqrt`, `-`, `\\frac{1}{`)."""
+    last = trimmed[-1]
+    if last == "*" and (len(trimmed) == 1 or trimmed[-2] in "* \t"):
+        return True  # markdown emphasis: `**\\boxed{4}**`
+    if last.isdigit() or last in "+-*/^_{[|<>~\\}":
+        return False
+    if last.isascii() and last.isalpha():
+        return spaced and _COMMAND_END_RE.search(trimmed) is None
+    return True
+
+
+def _words_after_box(rest: str) -> str | _Refused:
+    """The prose right after a box: a marker (`is the answer`) or a justification leaves it; a
+    predicate (`is wrong`, `is not the answer`) is another statement; one word is its unit."""
+    end = _SENTENCE_END_RE.search(rest)
+    sentence = (rest[: end.start()] if end else rest).strip().rstrip("!.")
+    if _POSTFIX_OK_RE.fullmatch(sentence):
+        return ""
+    word = _WORD_RE.match(sentence)
+    if word is None:
+        return ""
+    name = word.group().lower()
+    if name in _JOINING_WORDS:
+        return ""
+    if name in _PREDICATE_WORDS:
+        return _Refused(
+            f"the text after the box says something else of it ({_clip(sentence, 40)!r}): "
+            "not a committed answer"
+        )
+    return f" \\text{{ {word.group()}}}"
 
 
 def _final_statement(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -254,6 +452,13 @@ def _boxed_listed(text: str, spans: list[tuple[int, str]]) -> bool:
         if len(_WORD_RE.findall(gap)) > 3:
             return False
     return True
+
+
+def _until_end_of_sequence(text: str) -> str:
+    """The response up to its first end-of-sequence token: the completion ended there, so what
+    follows (`\\boxed{7}</s>\\boxed{5}`, a second turn) was never part of it."""
+    end = _END_OF_SEQUENCE_RE.search(text)
+    return text if end is None else text[: end.start()]
 
 
 def _strip_template_tail(text: str) -> str:
@@ -363,9 +568,14 @@ def strip_math_delimiters(text: str) -> str:
 
 
 def _last_marker(response: str) -> re.Match[str] | None:
+    """The last marker that commits: one inside a supposition or a doubt in its own clause
+    (`Suppose the answer is 12`, `Nobody knows if the correct answer is 12`) states nothing."""
     last = None
-    for last in _MARKER_RE.finditer(response):  # noqa: B007 — we want the last match
-        pass
+    for match in _MARKER_RE.finditer(response):
+        clause = response[max(0, match.start() - _CLAUSE_LOOKBACK) : match.start()]
+        clause = clause[max(clause.rfind(c) for c in _CLAUSE_BREAKS) + 1 :]
+        if not _SUPPOSING_RE.search(clause):
+            last = match
     return last
 
 
@@ -375,16 +585,23 @@ def _last_postfix_marker(section: str) -> re.Match[str] | None:
     return matches[-1] if matches else None
 
 
-def _answer_after(response: str, start: int) -> str | None:
+@dataclass(frozen=True, slots=True)
+class _Refused:
+    """A marked statement that is not its bare value, and why."""
+
+    detail: str
+
+
+def _answer_after(response: str, start: int) -> str | _Refused | None:
     rest = response[start : start + MAX_ANSWER_CHARS].lstrip(" \t:*_")
     rest = rest.lstrip()
     if not rest:
         return None
     end = _SENTENCE_END_RE.search(rest)
     sentence = rest[: end.start()] if end else rest
-    first_value = _VALUE_RE.search(sentence)
-    if first_value is not None and _QUALIFIED_BEFORE_RE.search(sentence[: first_value.start()]):
-        return sentence.strip()  # `is not $5$`, `at least $3$`: read with its words (refused)
+    statement = _read_statement(sentence)
+    if isinstance(statement, _Refused):
+        return statement
     for left in ("$$", "\\[", "\\(", "$"):
         if rest.startswith(left):
             close = rest.find(_CLOSERS[left], len(left))
@@ -402,7 +619,7 @@ def _answer_after(response: str, start: int) -> str | None:
                 )
                 if listed:
                     return listed  # `$3$, $4$`: the answer lists both
-                return rest[len(left) : close].strip()
+                return statement or rest[len(left) : close].strip()
     boxed = boxed_contents(rest)
     if boxed:
         return boxed[0].strip()
@@ -410,15 +627,74 @@ def _answer_after(response: str, start: int) -> str | None:
     segment = rest[: end.start()] if end else rest
     if _offers_another(segment) or _revises_afterwards(rest[len(segment) :]):
         return None
-    if _PROSE_RE.search(re.sub(r"\$[^$]*\$", " ", segment)):
-        # "The volume of $V$ is 120": the answer is the last math or number in the sentence
-        return _last_math_or_number(segment)
+    if statement:
+        return statement
     spans = math_spans(segment)
     if len(spans) == 1:
         return spans[0].strip()
     segment = segment.strip().rstrip(".,;").strip("*_ \"'\\").strip()
     segment = segment.replace("$", " ").strip()
     return segment or None
+
+
+def _read_statement(sentence: str) -> str | _Refused | None:
+    """The committed statement after a marker: the whole rest of its sentence, read as a unit.
+
+    Math spans and bare numbers are its values; a prose word is harmless only as a known lead
+    (`the answer is therefore $5$`), a joiner of a listing (`$3$ and $4$`), a known closing
+    (`and nothing else`) or a justification that follows (`because ...`). Any other word before
+    or between the values changes what was said (`twice $5$`, `$5$ plus $2$`, `negative $6$`):
+    the answer is refused, never the value with the words stripped. Words after the last value
+    stay with it as its unit (`$5$ meters`, `$5$ squared`) for the reader to judge. None: a
+    statement with no value (a word answer, `B`), read as before. One pass over the sentence.
+    """
+    sentence = sentence.replace(_SPAN_MARK, " ")  # the mark stands for a span, nothing else
+    cut = _JUSTIFICATION_RE.search(sentence)
+    if cut is not None:
+        sentence = sentence[: cut.start()]
+    bounds = [(a, b) for a, b in math_span_bounds(sentence) if sentence[a:b].strip()]
+    pieces, contents, at = [], [], 0
+    for a, b in bounds:
+        pieces.append(sentence[at:a])
+        pieces.append(_SPAN_MARK)
+        contents.append(sentence[a:b].strip())
+        at = b
+    pieces.append(sentence[at:])
+    outside = _DELIMITER_CHARS_RE.sub(" ", "".join(pieces))
+    body = outside.strip(_EDGE_CHARS)
+    body = body[_HARMLESS_LEAD_RE.match(body).end() :]  # type: ignore[union-attr]
+    words = list(_PROSE_WORD_RE.finditer(body))
+    in_word = bytearray(len(body))
+    for word in words:
+        in_word[word.start() : word.end()] = b"\x01" * (word.end() - word.start())
+    value_at = [i for i, c in enumerate(body) if not in_word[i] and c not in _NOT_A_VALUE]
+    if not value_at:
+        return None
+    first, last = value_at[0], value_at[-1]
+    before = [w.group() for w in words if w.end() <= first]
+    if before:
+        return _Refused(
+            f"the words before the marked value ({' '.join(before[:4])!r}) change what it "
+            "says: not the bare value"
+        )
+    between = [w.group() for w in words if first < w.start() < last]
+    if any(w.lower() not in ("and", "or") for w in between):
+        shown = " ".join(w for w in between if w.lower() not in ("and", "or"))
+        return _Refused(
+            f"the words between the marked values ({shown[:40]!r}) make them another "
+            "statement: not one value"
+        )
+    tail = body[last + 1 :].strip(_EDGE_CHARS)
+    if _HARMLESS_TAIL_RE.fullmatch(tail):
+        tail = ""
+    core = body[: last + 1]
+    filled = iter(contents)
+    core = "".join(next(filled) if c == _SPAN_MARK else c for c in core)
+    if not tail.strip(_EDGE_CHARS):
+        return core.strip()
+    if contents:
+        return f"{core.strip()} \\text{{ {tail.strip(_EDGE_CHARS)}}}"
+    return f"{core.strip()} {tail.strip(_EDGE_CHARS)}"
 
 
 def _revises_afterwards(tail: str) -> bool:
@@ -436,6 +712,8 @@ def _offers_another(text: str) -> bool:
     revision = _REVISION_RE.search(window)
     if revision is not None:
         window = window[: revision.start()]
+    if _ALSO_VALID_RE.search(window):
+        return True  # `$7$ would also work`, `(Though $7$ is also plausible.)`
     return any(_VALUE_RE.search(window, hedge.end()) for hedge in _HEDGE_RE.finditer(window))
 
 

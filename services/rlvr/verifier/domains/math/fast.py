@@ -23,6 +23,7 @@ from rlvr.verifier.domains.math.numbers import (
 )
 from rlvr.verifier.domains.math.verdict import Conventions, Verdict
 
+_LISTING_COMMA_RE = re.compile(r",\s")
 _WORDS_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _LONG_WORD_RE = re.compile(r"[A-Za-z]{3,}")
 _UPPER_CHOICE_RE = re.compile(r"^\(?[A-J]\)?$")
@@ -52,7 +53,8 @@ def decide_fast(gold: Normalized, pred: Normalized, conv: Conventions) -> Verdic
         return Verdict(
             same, "same base-b numeral" if same else f"{pred.key} vs {gold.key}", gold.key, pred.key
         )
-    if decimal_comma_equal(gold.key, pred.key):
+    # a comma followed by a space separates a listing (`1, 2`): never a decimal comma
+    if not _LISTING_COMMA_RE.search(pred.latex) and decimal_comma_equal(gold.key, pred.key):
         return Verdict(True, "equal (decimal comma)", gold.key, pred.key)
     gold_number = parse_number(_number_text(gold.latex))
     pred_number = parse_number(_number_text(pred.latex))

@@ -83,13 +83,16 @@ def judge(
 
 def parts_refusal(gold: Normalized, pred: Normalized) -> str | None:
     """Why the parts beside the values disagree (a different left side or unit, a qualifier,
-    roots for an ordered pair), or None: these are compared as data before any value is."""
+    roots for an ordered pair or the reverse), or None: these are compared as data before any
+    value is."""
     if pred.refusal is not None and gold.refusal is None:
         return pred.refusal
     if gold.lhs is not None and pred.lhs is not None and gold.lhs != pred.lhs:
         return f"the answer names {pred.lhs}, the ground truth names {gold.lhs}"
     if pred.is_roots and gold.latex.lstrip("\\left").startswith(("(", "[")):
         return "values of one unknown (a set of roots) where an ordered pair or interval is due"
+    if gold.is_roots and pred.latex.lstrip("\\left").startswith(("(", "[")):
+        return "an ordered pair or interval where values of one unknown (a set of roots) are due"
     return form_refusal(gold.latex, pred.latex)
 
 

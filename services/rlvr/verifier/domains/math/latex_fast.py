@@ -37,6 +37,15 @@ _FUNCTIONS = {
     "\\exp": sympy.exp,
     "\\log": sympy.log,
 }
+# `\\sin^{-1}` names the inverse function (arcsin), never the reciprocal 1/sin
+_INVERSES = {
+    "\\sin": sympy.asin,
+    "\\cos": sympy.acos,
+    "\\tan": sympy.atan,
+    "\\cot": sympy.acot,
+    "\\sec": sympy.asec,
+    "\\csc": sympy.acsc,
+}
 _GREEK = {
     "\\alpha",
     "\\beta",
@@ -407,6 +416,8 @@ class _Parser:
             base = self.braced_or_single()
             argument = self.function_argument()
             value = sympy.log(argument, base)
+        elif power is not None and power == -1 and name in _INVERSES:
+            return _INVERSES[name](self.function_argument())  # `\\sin^{-1} x` is arcsin x
         else:
             value = _FUNCTIONS[name](self.function_argument())
         return value**power if power is not None else value
