@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from rlvr import VerifierClient
 from rlvr.adapters.trl import math_reward as adapter_math_reward
 from tests.support.packages import require_packages
 
@@ -60,10 +61,6 @@ def _model(tokenizer: Any) -> Any:
     return LlamaForCausalLM(config)
 
 
-def _expected_reward(completion: str) -> float:
-    return 1.0 if RIGHT in completion.split() else 0.0
-
-
 def test_grpo_trainer_steps_with_math_reward_over_http(
     verifier_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -108,8 +105,16 @@ def test_grpo_trainer_steps_with_math_reward_over_http(
 
     assert trainer.state.global_step == 3
     assert len(seen) == 3 * 8
-    for completion, reward in seen:
-        assert reward == _expected_reward(completion), completion
+    # Each reward is the service's own verdict on that completion (asked here directly), and
+    # one without the right box never scores. (Which stray toy-model words after the box a
+    # grader accepts is /math's rule, tested in tests/rlvr/verifier/domains/math: `\boxed{4}
+    # Think` reads as "4 Think", a value with an unknown word, not 4.)
+    with VerifierClient(verifier_url) as client:
+        verdicts = client.math([{"response": c, "answer": "4"} for c, _ in seen])
+    for (completion, reward), verdict in zip(seen, verdicts, strict=True):
+        assert reward == verdict.reward, completion
+        if RIGHT not in completion.split():
+            assert reward == 0.0, completion
     rewards = [r for _, r in seen]
     assert 1.0 in rewards and 0.0 in rewards  # both verdicts really happened
     assert {"answer", "log_metric", "trainer_state"} <= received_kwargs
