@@ -20,6 +20,7 @@ from rlvr.verifier.api.routes import (
     lean,
     math,
     run,
+    sessions,
     verify,
 )
 from rlvr.verifier.domains.answer.verifier import open_answer_verifier
@@ -30,6 +31,7 @@ from rlvr.verifier.domains.ifeval.verifier import open_ifeval_verifier
 from rlvr.verifier.domains.lean.verifier import open_lean_verifier
 from rlvr.verifier.domains.math.verifier import open_math_verifier
 from rlvr.verifier.domains.run.runner import CodeRunner
+from rlvr.verifier.domains.sessions.service import open_session_service
 from rlvr.verifier.errors import ERROR_RESPONSES, install_error_handlers
 from rlvr.verifier.metrics import ServiceMetrics
 from rlvr.verifier.middleware import GuardMiddleware
@@ -53,6 +55,9 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
             app.state.math = await stack.enter_async_context(open_math_verifier(settings.math))
             app.state.code = await stack.enter_async_context(open_code_verifier(settings.code))
             app.state.run = CodeRunner(app.state.code)  # /run_code, /run: the code pool's runs
+            app.state.sessions = await stack.enter_async_context(
+                open_session_service(settings.sessions, app.state.metrics.registry)
+            )
             app.state.lean = await stack.enter_async_context(open_lean_verifier(settings.lean))
             app.state.ifeval = await stack.enter_async_context(
                 open_ifeval_verifier(settings.ifeval)
@@ -72,6 +77,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
                 "choice": app.state.choice,
                 "answer": app.state.answer,
                 "gym": app.state.gym,
+                "sessions": app.state.sessions,
             }
             # What start-up built (SymPy, NLTK's and langdetect's tables, the pools) lives as long
             # as the service: out of the collector's view, or each full collection walks it all
@@ -97,7 +103,7 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         on_response=app.state.metrics.observe_request,
     )
     app.include_router(health.router)
-    for module in (math, code, lean, ifeval, choice, answer, gym, verify, run):
+    for module in (math, code, lean, ifeval, choice, answer, gym, verify, run, sessions):
         app.include_router(module.router, responses=ERROR_RESPONSES)
     return app
 

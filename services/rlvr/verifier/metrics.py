@@ -65,7 +65,12 @@ class ServiceMetrics:
         self, path: str, status_code: int, state: dict[str, Any] | None = None
     ) -> None:
         """Count a response; with it, the verdicts its handler deferred, if it is not a 5xx."""
-        endpoint = path.strip("/") if path in _KNOWN_PATHS else "other"
+        if path in _KNOWN_PATHS:
+            endpoint = path.strip("/")
+        elif path.startswith("/sessions"):  # ids in the path: one label for all of them
+            endpoint = "sessions"
+        else:
+            endpoint = "other"
         self.requests.labels(endpoint, str(status_code)).inc()
         pending = (state or {}).pop(_PENDING_BATCHES, [])
         if status_code < 500:

@@ -15,6 +15,7 @@ from rlvr.verifier.domains.gym.config import GymSettings
 from rlvr.verifier.domains.ifeval.config import IfevalSettings
 from rlvr.verifier.domains.lean.config import LeanSettings
 from rlvr.verifier.domains.math.config import MathSettings
+from rlvr.verifier.domains.sessions.config import SessionSettings
 from rlvr.verifier.scaleout.config import RayServeSettings
 
 
@@ -111,6 +112,9 @@ class VerifierSettings(BaseSettings):
     choice: ChoiceSettings = Field(default_factory=ChoiceSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
     gym: GymSettings = Field(default_factory=GymSettings)
+    sessions: SessionSettings = Field(
+        default_factory=SessionSettings, description="Stateful Python sessions (`/sessions`)."
+    )
     ray: RayServeSettings = Field(
         default_factory=RayServeSettings, description="Layout on a Ray cluster (`serve --ray`)."
     )

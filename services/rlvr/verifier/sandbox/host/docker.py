@@ -35,7 +35,7 @@ from rlvr.verifier.docker_engine import (
 from rlvr.verifier.sandbox.host.backend import SandboxLost, SandboxUnavailable
 from rlvr.verifier.sandbox.host.engine_seccomp import engine_security_opt
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
-from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, bootstrap_payload
+from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, MAIN_MODULE, bootstrap_payload
 from rlvr.verifier.sandbox.wire.frames import encode_frame, take_frame
 from rlvr.verifier.sandbox.wire.protocol import Job, JobResult
 
@@ -184,7 +184,13 @@ class DockerSandbox:
 class DockerBackend:
     """Starts hardened sandbox containers; removes only containers it labelled as its own."""
 
-    def __init__(self, settings: DockerSandboxSettings) -> None:
+    def __init__(
+        self,
+        settings: DockerSandboxSettings,
+        main: str = MAIN_MODULE,
+        config: dict[str, Any] | None = None,
+    ) -> None:
+        """`main` and `config`: the program PID 1 runs (the session containers' is another)."""
         self.settings = settings
         try:
             self.socket = socket_path(settings.docker_host)
@@ -197,8 +203,9 @@ class DockerBackend:
             "is_launcher_enabled": settings.is_launcher_enabled,
             "job_namespaces": settings.job_namespaces,
             "tmpfs_mb": settings.tmpfs_mb,
+            **(config or {}),
         }
-        self._payload = bootstrap_payload(self._config)
+        self._payload = bootstrap_payload(self._config, main)
 
     def _docker(self) -> docker.DockerClient:
         if self._client is None:
@@ -210,7 +217,7 @@ class DockerBackend:
 
     def _create(self) -> tuple[str, str]:
         uid = 100_000 + secrets.randbelow(1_000_000_000)  # per container: RLIMIT_NPROC is per uid
-        name = f"rlvr-code-{self.pool_id}-{uuid.uuid4().hex[:8]}"
+        name = f"rlvr-{self.settings.label}-{self.pool_id}-{uuid.uuid4().hex[:8]}"
         args = hardened_container_args(self.settings, self.labels(), uid)
         client = self._docker()
         if self.settings.job_namespaces == "off":
@@ -224,6 +231,22 @@ class DockerBackend:
         self._docker().api.start(container_id)
 
     async def start(self) -> DockerSandbox:
+        container_id, name, stream, ready = await self.launch()
+        if self.settings.job_namespaces == "preferred" and not ready.get("job_namespaces"):
+            log.warning(
+                "code sandbox without job namespaces (jobs share its kernel state): %s",
+                ready.get("job_namespaces_error"),
+            )
+        return DockerSandbox(
+            container_id,
+            name,
+            stream,
+            has_launcher=bool(ready.get("launcher")),
+            has_job_namespaces=bool(ready.get("job_namespaces")),
+        )
+
+    async def launch(self) -> tuple[str, str, _AttachStream, dict[str, Any]]:
+        """A started container whose PID 1 said it is ready: (id, name, stream, ready)."""
         try:
             container_id, name = await asyncio.to_thread(self._create)
         except (DockerException, OSError) as exc:
@@ -243,18 +266,7 @@ class DockerBackend:
             if isinstance(exc, SandboxUnavailable | asyncio.CancelledError):
                 raise
             raise SandboxUnavailable(f"cannot start sandbox {name}: {exc!r}") from exc
-        if self.settings.job_namespaces == "preferred" and not ready.get("job_namespaces"):
-            log.warning(
-                "code sandbox without job namespaces (jobs share its kernel state): %s",
-                ready.get("job_namespaces_error"),
-            )
-        return DockerSandbox(
-            container_id,
-            name,
-            stream,
-            has_launcher=bool(ready.get("launcher")),
-            has_job_namespaces=bool(ready.get("job_namespaces")),
-        )
+        return container_id, name, stream, ready
 
     async def _remove_id(self, container_id: str) -> None:
         def remove() -> None:
@@ -265,6 +277,10 @@ class DockerBackend:
             await asyncio.to_thread(remove)
         except Exception as exc:  # removal is best effort; auto_remove also cleans up
             log.warning("could not remove sandbox container %s: %s", container_id[:12], exc)
+
+    async def remove_id(self, container_id: str) -> None:
+        """Kill and delete one container of ours by id (best effort, never raises)."""
+        await self._remove_id(container_id)
 
     async def remove(self, sandbox: Any) -> None:
         if isinstance(sandbox, DockerSandbox):

@@ -27,6 +27,7 @@ import time
 
 from rlvr.verifier.sandbox.inside.fds import close_fds_but
 from rlvr.verifier.sandbox.inside.namespaces import (
+    CLONE_NEWNET,
     die_with_parent,
     drop_capabilities,
     enter_job_namespaces,
@@ -41,13 +42,15 @@ from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, Zygote, ZygoteLost
 _READY_TIMEOUT_S = 10.0
 
 
-def job_spawner_main(sock: socket.socket, tmpfs_mb: int) -> None:
+def job_spawner_main(sock: socket.socket, tmpfs_mb: int, private_net: bool = False) -> None:
     """In the job spawner (a grandchild of the zygote, PID 1's child): make the job's
-    namespaces and init, confine itself, say ready with the work dir's descriptor, serve."""
+    namespaces and init, confine itself, say ready with the work dir's descriptor, serve.
+    `private_net`: a network namespace too (sessions: the abstract AF_UNIX names of one
+    container's network namespace would otherwise be a channel between live sessions)."""
     from rlvr.verifier.sandbox.inside import zygote
 
     try:
-        enter_job_namespaces(os.getuid(), os.getgid())
+        enter_job_namespaces(os.getuid(), os.getgid(), CLONE_NEWNET if private_net else 0)
         # its own OOM score file, before /proc becomes the job's (where it is not listed)
         zygote._OOM_FD = open_own_oom_score_adj()
         mount_job_filesystems(WORK_ROOT, tmpfs_mb)
@@ -113,11 +116,11 @@ class JobSpace:
         self.work_root = f"/proc/self/fd/{work_fd}"
 
     @classmethod
-    def open(cls, base: Zygote, tmpfs_mb: int) -> JobSpace:
+    def open(cls, base: Zygote, tmpfs_mb: int, private_net: bool = False) -> JobSpace:
         """A fresh job space, or an error that says why (the engine refused a step)."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            base.fork_job_spawner(theirs, tmpfs_mb)
+            base.fork_job_spawner(theirs, tmpfs_mb, private_net)
             ours.settimeout(_READY_TIMEOUT_S)
             message, fds, _, _ = socket.recv_fds(ours, 1 << 12, 1)
             ours.settimeout(None)

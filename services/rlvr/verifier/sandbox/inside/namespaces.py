@@ -64,14 +64,15 @@ def _check(result: int, what: str) -> None:
         raise NamespaceError(errno, f"{what}: {os.strerror(errno)}")
 
 
-def enter_job_namespaces(uid: int, gid: int) -> None:
-    """Unshare the job's namespaces and map the container's uid and gid to themselves.
+def enter_job_namespaces(uid: int, gid: int, extra_flags: int = 0) -> None:
+    """Unshare the job's namespaces (and `extra_flags`: a session's network namespace) and map
+    the container's uid and gid to themselves.
 
     The maps are this process's own /proc files, which a non-dumpable process cannot open
     (they are root's then): it is dumpable for the three writes only. Its children are then
     born into the new PID namespace; the first one is its init."""
     libc = load_libc()
-    _check(libc.unshare(JOB_NAMESPACES), "unshare")
+    _check(libc.unshare(JOB_NAMESPACES | extra_flags), "unshare")
     _check(libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl(PR_SET_DUMPABLE, 1)")
     try:
         for name, line in (

@@ -35,6 +35,7 @@ from rlvr.verifier.sandbox.inside.seccomp import (
     seccomp_program,
     signal_filter_program,
 )
+from rlvr.verifier.sandbox.inside.session_kernel import run_session_kernel
 from rlvr.verifier.sandbox.wire.protocol import FAIL_EXIT_CODE
 
 WORK_ROOT = "/tmp"
@@ -83,6 +84,13 @@ class PythonServeRequest(_SpawnBase):
     describe: NotRequired[bool]  # (assert sessions) describe its names to the harness
 
 
+class PythonSessionRequest(_SpawnBase):
+    """A session's kernel: cells on fd 3, replies on fd 4, one namespace for its life
+    (`session_kernel.py`)."""
+
+    mode: Literal["python-session"]
+
+
 class LaunchRequest(_SpawnBase):
     """A native run through the image's launcher (`launcher.py`), started by a job's spawner
     inside the job's namespaces; its descriptors: stdin, stdout, stderr, the filter, the binary."""
@@ -92,7 +100,14 @@ class LaunchRequest(_SpawnBase):
     argv: list[str]
 
 
-SpawnRequest = ExecRequest | ExecFdRequest | PythonMainRequest | PythonServeRequest | LaunchRequest
+SpawnRequest = (
+    ExecRequest
+    | ExecFdRequest
+    | PythonMainRequest
+    | PythonServeRequest
+    | PythonSessionRequest
+    | LaunchRequest
+)
 # Modules candidates commonly import, imported once in the zygote so that no run pays for them.
 # Not `dataclasses` (it brings `inspect`, `ast`, `dis`: 2 MB of heap) nor `hashlib` (OpenSSL,
 # 0.5 MB): every run's fork copies the page tables of this heap and every exit frees them, and
@@ -157,6 +172,8 @@ def child_main(request: SpawnRequest, fds: list[int]) -> None:
             run_python_main(request["path"], args, bool(request.get("is_judge")))
         elif request["mode"] == "python-serve":
             run_python_serve(request["path"], bool(request.get("describe")))
+        elif request["mode"] == "python-session":
+            run_session_kernel()
     except BaseException:
         with contextlib.suppress(BaseException):
             os.write(2, traceback.format_exc(limit=-2).encode()[-2000:])
@@ -244,7 +261,11 @@ def _fork_job_spawner(sock: socket.socket, options: dict[str, Any], fds: list[in
             if _OOM_FD >= 0:
                 os.close(_OOM_FD)
             if os.fork() == 0:
-                job_spawner_main(socket.socket(fileno=fds[0]), int(options["tmpfs_mb"]))
+                job_spawner_main(
+                    socket.socket(fileno=fds[0]),
+                    int(options["tmpfs_mb"]),
+                    bool(options.get("private_net")),
+                )
         finally:
             os._exit(0)
     for fd in fds:
@@ -349,9 +370,13 @@ class Zygote:
             raise RuntimeError(f"the process spawner did not start: {detail}")
         return zygote
 
-    def fork_job_spawner(self, job_sock: socket.socket, tmpfs_mb: int) -> None:
-        """Ask for a job's spawner on `job_sock` (the other end is the caller's)."""
-        self._send({"jobspace": {"tmpfs_mb": tmpfs_mb}}, [job_sock.fileno()])
+    def fork_job_spawner(
+        self, job_sock: socket.socket, tmpfs_mb: int, private_net: bool = False
+    ) -> None:
+        """Ask for a job's spawner on `job_sock` (the other end is the caller's);
+        `private_net`: a network namespace of its own too (a session's)."""
+        options = {"tmpfs_mb": tmpfs_mb, "private_net": private_net}
+        self._send({"jobspace": options}, [job_sock.fileno()])
         job_sock.close()
         reply = self.receive(timeout_s=5)
         if reply is None or not reply.get("forked"):

@@ -1,0 +1,1 @@
+"""Stateful Python sessions (`/sessions`): the session table, admission, the reaper, the service."""
