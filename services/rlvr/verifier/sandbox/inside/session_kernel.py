@@ -92,6 +92,7 @@ def run_session_kernel() -> None:
     sys.argv = [""]
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     requests = os.fdopen(_COMMANDS_FD, "rb")
+    kernel = os.getpid()
     for number, line in enumerate(requests, start=1):
         try:
             code = json.loads(line)["code"]
@@ -99,6 +100,8 @@ def run_session_kernel() -> None:
         except MemoryError:
             reply = {"value": None, "error": "MemoryError", "memory": True}
         _flush()
+        if os.getpid() != kernel:  # a child the cell forked, at the cell's end: it ends here,
+            os._exit(0)  # as a forked script's child would (it must not answer or read cells)
         try:
             data = (json.dumps(reply) + "\n").encode()
         except MemoryError:
