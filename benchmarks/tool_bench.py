@@ -20,8 +20,17 @@ its answer. Paths:
 All three share this machine's cores with the client; `docker run` is bounded by the engine, so
 at most `--docker-calls` calls are run per level (fewer calls than slots: the row says so).
 
+**Sessions** (`/sessions`), at each of `--session-levels` live sessions: the cost of opening
+them (all at once, 32 opens in flight), a trivial cell (`n = n + 1; n`, its value checked) in
+every session with all of them in flight (closed loop: throughput-bound, so the latency is
+sessions / cells per second), the same cells *paced* as a rollout sends them (each session one
+cell every `--think-s` seconds, with jitter: the latency a tool call sees at that many live
+sessions), the memory of the idle sessions (the session containers' memory cgroups, and the PSS
+of their processes, minus the same at no session), and the cost of closing them.
+
     .venv/bin/python -m benchmarks.tool_bench [--levels 1,64,256] [--pool-size CPUS]
-        [--calls 4] [--docker-calls 64]
+        [--calls 4] [--docker-calls 64] [--session-levels 1,64,256,1024] [--cells 4]
+        [--think-s 1.0]
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import resource
 import shutil
 import sys
@@ -38,6 +48,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import aiohttp
+import docker
 
 from tests.support.server import running_service
 
@@ -177,6 +188,214 @@ async def bench(url: str, levels: list[int], calls_per_slot: int, docker_calls: 
     return rows
 
 
+# ---------------------------------------------------------------- sessions
+
+SESSION_CELL = "n = n + 1\nn"
+_OPENS_IN_FLIGHT = 32
+
+
+@dataclass
+class SessionLevel:
+    sessions: int
+    open_s: list[float]
+    close_s: list[float]
+    cells: Row
+    paced: Row | None
+    memory_mb: float  # the session containers' memory cgroups, less the empty containers'
+    pss_mb: float  # the PSS of their processes, less the same
+    processes: int
+    refused_past_limit: int | None  # HTTP status of one open past the host's limit
+
+
+async def _bounded(count: int, limit: int, call: Callable[[int], Awaitable[None]]) -> None:
+    next_index = 0
+
+    async def worker() -> None:
+        nonlocal next_index
+        while next_index < count:
+            index = next_index
+            next_index += 1
+            await call(index)
+
+    await asyncio.gather(*(worker() for _ in range(min(limit, count))))
+
+
+async def open_sessions(client: aiohttp.ClientSession, url: str, count: int) -> list[float]:
+    """Open `count` sessions (each with `n = 0`); their ids in `OPENED`, each open's seconds."""
+    seconds: list[float] = []
+
+    async def one(_: int) -> None:
+        sent = time.perf_counter()
+        async with client.post(f"{url}/sessions", json={"setup_code": "n = 0"}) as response:
+            answer = await response.json()
+        seconds.append(time.perf_counter() - sent)
+        assert response.status == 200 and answer["setup"]["status"] == "ok", answer
+        OPENED.append(answer["session_id"])
+
+    await _bounded(count, _OPENS_IN_FLIGHT, one)
+    return seconds
+
+
+OPENED: list[str] = []
+
+
+async def close_sessions(client: aiohttp.ClientSession, url: str) -> list[float]:
+    seconds: list[float] = []
+    ids = list(OPENED)
+    OPENED.clear()
+
+    async def one(index: int) -> None:
+        sent = time.perf_counter()
+        async with client.delete(f"{url}/sessions/{ids[index]}") as response:
+            answer = await response.json()
+        seconds.append(time.perf_counter() - sent)
+        assert response.status == 200 and answer["closed"], answer
+
+    await _bounded(len(ids), _OPENS_IN_FLIGHT, one)
+    return seconds
+
+
+async def _cell(client: aiohttp.ClientSession, url: str, sid: str, expected: int) -> float:
+    sent = time.perf_counter()
+    async with client.post(f"{url}/sessions/{sid}/run", json={"code": SESSION_CELL}) as response:
+        answer = await response.json()
+    assert response.status == 200 and answer["value"] == str(expected), answer
+    return time.perf_counter() - sent
+
+
+async def closed_loop_cells(
+    client: aiohttp.ClientSession, url: str, cells: int, done: dict[str, int]
+) -> Row:
+    """Every session runs `cells` cells back to back, all sessions at once."""
+    latencies: list[float] = []
+
+    async def session(sid: str) -> None:
+        for _ in range(cells):
+            done[sid] += 1
+            latencies.append(await _cell(client, url, sid, done[sid]))
+
+    started = time.perf_counter()
+    await asyncio.gather(*(session(sid) for sid in OPENED))
+    return Row("session cells", len(OPENED), len(latencies), time.perf_counter() - started,
+               latencies)  # fmt: skip
+
+
+async def paced_cells(
+    client: aiohttp.ClientSession, url: str, think_s: float, rounds: int, done: dict[str, int]
+) -> Row:
+    """Every session sends a cell, thinks `think_s` (jittered +-50%), `rounds` times."""
+    latencies: list[float] = []
+    rng = random.Random(0)
+
+    async def session(sid: str) -> None:
+        await asyncio.sleep(rng.uniform(0, think_s))
+        for _ in range(rounds):
+            done[sid] += 1
+            latencies.append(await _cell(client, url, sid, done[sid]))
+            await asyncio.sleep(think_s * rng.uniform(0.5, 1.5))
+
+    started = time.perf_counter()
+    await asyncio.gather(*(session(sid) for sid in OPENED))
+    return Row(f"session cells, paced {think_s:g} s", len(OPENED), len(latencies),
+               time.perf_counter() - started, latencies)  # fmt: skip
+
+
+def session_memory() -> tuple[float, float, int]:
+    """(memory cgroup MB, PSS MB, processes) of every session container on this engine."""
+    cgroup_bytes = pss_kb = processes = 0
+    for container in docker.from_env().containers.list(filters={"label": "rlvr.pool=sessions"}):
+        for path in (
+            f"/sys/fs/cgroup/memory/docker/{container.id}/memory.usage_in_bytes",
+            f"/sys/fs/cgroup/system.slice/docker-{container.id}.scope/memory.current",
+        ):
+            if os.path.exists(path):
+                with open(path) as handle:
+                    cgroup_bytes += int(handle.read())
+                break
+        for row in container.top(ps_args="-o pid")["Processes"]:
+            processes += 1
+            try:
+                with open(f"/proc/{row[0]}/smaps_rollup") as handle:
+                    for line in handle:
+                        if line.startswith("Pss:"):
+                            pss_kb += int(line.split()[1])
+            except OSError:
+                pass
+    return cgroup_bytes / 2**20, pss_kb / 1024, processes
+
+
+async def bench_sessions(
+    url: str, levels: list[int], cells: int, think_s: float, max_sessions: int
+) -> list[SessionLevel]:
+    results: list[SessionLevel] = []
+    connector = aiohttp.TCPConnector(limit=max(levels) + 64)
+    timeout = aiohttp.ClientTimeout(total=600)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as client:
+        await open_sessions(client, url, 1)  # the first container
+        await close_sessions(client, url)
+        for level in levels:
+            await asyncio.sleep(2)  # closed sessions' namespaces are gone
+            empty_mb, empty_pss, _ = session_memory()
+            opens = await open_sessions(client, url, level)
+            done = dict.fromkeys(OPENED, 0)
+            row = await closed_loop_cells(client, url, cells, done)
+            paced = None
+            if think_s > 0 and level > 1:
+                paced = await paced_cells(client, url, think_s, 3, done)
+            await asyncio.sleep(1)
+            memory_mb, pss_mb, processes = session_memory()
+            refused = None
+            if level >= max_sessions:
+                async with client.post(f"{url}/sessions", json={}) as response:
+                    refused = response.status
+            closes = await close_sessions(client, url)
+            results.append(
+                SessionLevel(
+                    level,
+                    opens,
+                    closes,
+                    row,
+                    paced,
+                    memory_mb - empty_mb,
+                    pss_mb - empty_pss,
+                    processes,
+                    refused,
+                )
+            )
+    return results
+
+
+def _ms(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def print_sessions(levels: list[SessionLevel]) -> None:
+    print(
+        f"{'sessions':>8} {'cells':>6} {'cells/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'paced p50':>9} {'paced p99':>9} {'open p50':>8} {'open p99':>8} "
+        f"{'close p50':>9} {'MB/session':>10} {'PSS MB/s.':>9} {'procs':>6}"
+    )
+    for level in levels:
+        paced = level.paced
+        print(
+            f"{level.sessions:>8} {level.cells.calls:>6} {level.cells.rate:>8.1f} "
+            f"{level.cells.percentile_ms(0.5):>8.1f} {level.cells.percentile_ms(0.99):>8.1f} "
+            f"{paced.percentile_ms(0.5) if paced else 0:>9.1f} "
+            f"{paced.percentile_ms(0.99) if paced else 0:>9.1f} "
+            f"{_ms(level.open_s, 0.5):>8.1f} {_ms(level.open_s, 0.99):>8.1f} "
+            f"{_ms(level.close_s, 0.5):>9.1f} {level.memory_mb / level.sessions:>10.2f} "
+            f"{level.pss_mb / level.sessions:>9.2f} {level.processes:>6}"
+        )
+    for level in levels:
+        if level.refused_past_limit is not None:
+            print(
+                f"{level.sessions} live sessions: session containers {level.memory_mb:.0f} MB "
+                f"(PSS {level.pss_mb:.0f} MB); one more open: HTTP {level.refused_past_limit}"
+            )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+
+
 def print_table(rows: list[Row], pool_size: int) -> None:
     header = (
         f"{'path':<34} {'in flight':>9} {'calls':>6} {'calls/s':>8} "
@@ -206,16 +425,37 @@ def main() -> None:
     parser.add_argument(
         "--docker-calls", type=int, default=64, help="most `docker run` calls per level (0: none)"
     )
+    parser.add_argument(
+        "--session-levels", default="1,64,256,1024", help="live sessions (empty: none)"
+    )
+    parser.add_argument("--cells", type=int, default=4, help="closed-loop cells per session")
+    parser.add_argument(
+        "--think-s", type=float, default=1.0, help="paced cells: seconds between (0: none)"
+    )
     args = parser.parse_args()
     levels = [int(x) for x in args.levels.split(",") if x]
+    session_levels = [int(x) for x in args.session_levels.split(",") if x]
+    max_sessions = max(session_levels, default=1)
     env = {
         "VERIFIER_CODE__POOL_SIZE": str(args.pool_size),
+        "VERIFIER_CODE__IS_ENABLED": "true" if levels else "false",
         "VERIFIER_LEAN__IS_ENABLED": "false",
         "VERIFIER_LOG_LEVEL": "warning",
+        "VERIFIER_SESSIONS__MAX_SESSIONS": str(max_sessions),
+        # one connection per session in flight, and the service's own descriptors
+        "VERIFIER_SERVER__MAX_CONNECTIONS": str(max_sessions + 256),
     }
     with running_service(env) as url:
-        rows = asyncio.run(bench(url, levels, args.calls, args.docker_calls))
-    print_table(rows, args.pool_size)
+        rows = asyncio.run(bench(url, levels, args.calls, args.docker_calls)) if levels else []
+        sessions = (
+            asyncio.run(bench_sessions(url, session_levels, args.cells, args.think_s, max_sessions))
+            if session_levels
+            else []
+        )
+    if rows:
+        print_table(rows, args.pool_size)
+    if sessions:
+        print_sessions(sessions)
 
 
 if __name__ == "__main__":

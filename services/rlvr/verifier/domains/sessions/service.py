@@ -257,6 +257,7 @@ class SessionService:
         """A session's process died between cells (PID 1 said so): it is dead."""
         record = self.table.get(sid)
         if record is not None and record.container is container:
+            log.warning("session %s died between cells: %s", sid, why)
             self._died(record, why)
 
     def on_lost(self, container: Any) -> None:

@@ -47,7 +47,8 @@ from rlvr.verifier.sandbox.wire.session_protocol import (
 _REPLY_LIMIT_BYTES = 1 << 20
 # Dead sessions remembered, so a cell sent after a death is told why (the host forgets first).
 _DEAD_KEPT = 4096
-_MEMORY_EVENTS = "/sys/fs/cgroup/memory.events"
+# The container's OOM-kill counter: cgroup v2's memory.events, or v1's memory.oom_control.
+_OOM_COUNTERS = ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control")
 
 
 def main(config: dict[str, Any]) -> None:
@@ -76,14 +77,15 @@ def _send(message: object) -> None:
 def _oom_kills() -> int:
     """The container's OOM-kill count (-1: unreadable): a session's process killed by SIGKILL
     while it rose was the OOM killer's choice, not its own doing."""
-    try:
-        with open(_MEMORY_EVENTS, "rb") as handle:
-            for line in handle:
-                name, _, value = line.partition(b" ")
-                if name == b"oom_kill":
-                    return int(value)
-    except (OSError, ValueError):
-        pass
+    for path in _OOM_COUNTERS:
+        try:
+            with open(path, "rb") as handle:
+                for line in handle:
+                    name, _, value = line.partition(b" ")
+                    if name == b"oom_kill":
+                        return int(value)
+        except (OSError, ValueError):
+            continue
     return -1
 
 
@@ -107,6 +109,7 @@ class Session:
         self.stdout: Capture | None = None
         self.stderr: Capture | None = None
         self.idle_bytes = 0  # written between cells (a background thread)
+        self.has_exited = False  # its spawner reported the kernel's exit
 
 
 class SessionExecutor:
@@ -260,6 +263,13 @@ class SessionExecutor:
                 os.close(fd)
         with contextlib.suppress(KeyError, ValueError):
             self.selector.unregister(session.space.zygote.sock)
+        if not session.has_exited:
+            # The kernel first, reaped by its spawner: killed with the init instead, it could
+            # be left a zombie of the dying spawner, handed to this PID 1, and the init's
+            # exit would wait for it to be reaped (2 s in `JobSpace.close`).
+            with contextlib.suppress(OSError):
+                os.kill(session.pid, signal.SIGKILL)
+            session.space.zygote.receive(timeout_s=1)
         session.space.close()
         reap_all()
         self.dead[sid] = why
@@ -383,6 +393,7 @@ class SessionExecutor:
             if self.sessions.get(session.sid) is not session:
                 return
         message = session.space.zygote.receive(timeout_s=1)
+        session.has_exited = True
         status = None if message is None else message.get("status")
         if type(status) is int:
             code, sig = decode_status(status)
