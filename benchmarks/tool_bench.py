@@ -328,7 +328,8 @@ async def bench_sessions(
     url: str, levels: list[int], cells: int, think_s: float, max_sessions: int
 ) -> list[SessionLevel]:
     results: list[SessionLevel] = []
-    connector = aiohttp.TCPConnector(limit=max(levels) + 64)
+    # kept-alive connections closed before the service closes them (its 5 s): no reuse race
+    connector = aiohttp.TCPConnector(limit=max(levels) + 64, keepalive_timeout=2)
     timeout = aiohttp.ClientTimeout(total=600)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as client:
         await open_sessions(client, url, 1)  # the first container

@@ -64,6 +64,12 @@ class SessionSettings(BaseModel):
         32, ge=4, description="Processes and threads of one session (RLIMIT_NPROC, its own)."
     )
     file_size_mb: int = Field(16, ge=1, description="Largest file a session may write.")
+    cpu_s: int = Field(
+        600,
+        ge=1,
+        description="CPU seconds one process of a session may use over its life (RLIMIT_CPU): "
+        "a thread left spinning between cells ends the session, not its neighbours' share.",
+    )
     tmpfs_mb: int = Field(16, ge=1, description="Size of a session's own /tmp (its work dir).")
     output_limit_bytes: int = Field(
         1 << 20, ge=1024, description="Stdout or stderr of one cell; more ends the session."

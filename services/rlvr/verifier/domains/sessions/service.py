@@ -64,11 +64,14 @@ class InvalidSessionRequest(VerifierError):
 
 
 class SessionsUnavailable(VerifierError):
+    """No session can be opened now (no container could start, or it refused): retry."""
+
     status_code = 503
     code = "sessions_unavailable"
+    retry_after_s = 5
 
     def headers(self) -> dict[str, str]:
-        return {"Retry-After": "5"}
+        return {"Retry-After": str(self.retry_after_s)}
 
 
 class SessionService:
@@ -129,6 +132,7 @@ class SessionService:
             "memory_mb": limits.memory_mb,
             "nproc": self.settings.max_processes,
             "file_size_mb": self.settings.file_size_mb,
+            "cpu_s": self.settings.cpu_s,
             "files": dict(request.files),
         }
         try:
@@ -301,14 +305,19 @@ def cell_result(report: CellReport) -> CellResult:
 
 
 class DisabledSessions:
-    """`/sessions` when `VERIFIER_SESSIONS__IS_ENABLED=false`: every call a clear 503."""
+    """`/sessions` where this process offers none (disabled, or no usable Docker engine):
+    every call a clear 503."""
+
+    def __init__(
+        self, detail: str = "sessions are disabled here (VERIFIER_SESSIONS__IS_ENABLED)"
+    ) -> None:
+        self.detail = detail
 
     def health(self) -> DomainHealth:
-        detail = "sessions disabled (VERIFIER_SESSIONS__IS_ENABLED)"
-        return DomainHealth(ok=False, offered=False, detail=detail)
+        return DomainHealth(ok=False, offered=False, detail=self.detail)
 
     def _refuse(self) -> SessionsUnavailable:
-        return SessionsUnavailable("sessions are disabled here (VERIFIER_SESSIONS__IS_ENABLED)")
+        return SessionsUnavailable(self.detail)
 
     async def open(self, request: OpenSessionRequest) -> OpenSessionResponse:
         raise self._refuse()
@@ -353,7 +362,11 @@ async def open_session_service(
         if service is not None:
             service.on_lost(container)
 
-    backend = DockerBackend(sandbox, main=SESSION_MAIN, config=config)
+    try:
+        backend = DockerBackend(sandbox, main=SESSION_MAIN, config=config)
+    except SandboxError as exc:  # an engine URL we cannot use: said by /health and each call
+        yield DisabledSessions(f"sessions unavailable: {exc}")
+        return
     pool = SessionContainerPool(
         backend, settings.sessions_per_container, settings.min_containers, on_ended, on_lost
     )

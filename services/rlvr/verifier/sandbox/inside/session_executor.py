@@ -224,6 +224,7 @@ class SessionExecutor:
             "as": int(request["memory_mb"]) * mb,
             "nproc": int(request["nproc"]),
             "fsize": int(request["file_size_mb"]) * mb,
+            "cpu": int(request["cpu_s"]),
             "core": 0,
             "nofile": 256,
         }

@@ -26,6 +26,7 @@ class OpenSession(TypedDict):
     memory_mb: int
     nproc: int
     file_size_mb: int
+    cpu_s: int  # CPU seconds of each of its processes, all its cells together (RLIMIT_CPU)
     files: dict[str, str]  # relative path -> base64 (the host checked the paths)
 
 
