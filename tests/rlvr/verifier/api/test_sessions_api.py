@@ -27,7 +27,8 @@ pytestmark = [pytest.mark.docker]
 
 @pytest.fixture(scope="module")
 def url(docker_engine: None) -> Iterator[str]:
-    with session_service(sessions_per_container="8") as service:
+    # a CPU budget of 3 s per process: enough for every cell here but the spinning one
+    with session_service(sessions_per_container="8", cpu_s="3") as service:
         yield service.url
 
 
@@ -103,6 +104,20 @@ def test_output_over_the_limit_is_output_limit_exceeded(url: str) -> None:
     result = cell(url, sid, "while True:\n    print('x' * 10000)", 10)
     assert result["status"] == "output_limit_exceeded" and result["session_alive"] is False
     assert 0 < len(result["stdout"]) <= (1 << 20)
+
+
+def test_a_thread_spinning_between_cells_ends_at_the_cpu_budget(url: str) -> None:
+    sid = new_session(url)
+    spin = "import threading\ndef spin():\n    while True:\n        pass\n"
+    cell(url, sid, spin + "threading.Thread(target=spin, daemon=True).start()")
+    reply = None
+    for _ in range(40):  # 3 s of CPU, on a machine shared with other work
+        time.sleep(0.5)
+        reply = run(url, sid, "1")
+        if reply.status_code == 404:
+            break
+    assert reply is not None and reply.status_code == 404, reply.text if reply else None
+    assert "SIGXCPU (its CPU budget is spent)" in reply.json()["error"]["message"]
 
 
 def test_cells_of_one_session_run_one_at_a_time(url: str) -> None:

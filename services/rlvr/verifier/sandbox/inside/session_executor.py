@@ -398,7 +398,7 @@ class SessionExecutor:
         status = None if message is None else message.get("status")
         if type(status) is int:
             code, sig = decode_status(status)
-            how = f"exit code {code}" if sig is None else f"signal {sig}"
+            how = f"exit code {code}" if sig is None else _signal_name(sig)
         else:
             sig, how = None, "its spawner is gone"
         if session.seq is None:
@@ -444,6 +444,16 @@ class SessionExecutor:
         report = _cell_report(seq, session.sid, status, stdout, stderr, value, error, not kill)
         report["elapsed_s"] = round(elapsed_s, 6)
         _send(report)
+
+
+def _signal_name(number: int) -> str:
+    """`SIGXCPU (its CPU budget is spent)`: a death by signal, in words."""
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+    why = {"SIGXCPU": " (its CPU budget is spent)", "SIGXFSZ": " (a file over its size limit)"}
+    return f"{name}{why.get(name, '')}"
 
 
 def _drain(capture: Capture | None) -> None:

@@ -86,10 +86,21 @@ def _flush() -> None:
             stream.flush()
 
 
+def _soften_cpu_limit() -> None:
+    """The CPU budget's soft limit a second under its hard one: the kernel then ends the
+    session with SIGXCPU, which says why (at an equal pair it sends SIGKILL, which does not)."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY and hard > 1:
+        resource.setrlimit(resource.RLIMIT_CPU, (hard - 1, hard))
+
+
 def run_session_kernel() -> None:
     """Serve cells until the request stream ends (PID 1 closed the session)."""
     _fresh_stdio()
     sys.argv = [""]
+    _soften_cpu_limit()
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     requests = os.fdopen(_COMMANDS_FD, "rb")
     kernel = os.getpid()
