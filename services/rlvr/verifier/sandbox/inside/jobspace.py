@@ -118,13 +118,34 @@ class JobSpace:
     @classmethod
     def open(cls, base: Zygote, tmpfs_mb: int, private_net: bool = False) -> JobSpace:
         """A fresh job space, or an error that says why (the engine refused a step)."""
+        ours = cls.begin(base, tmpfs_mb, private_net)
+        try:
+            ours.settimeout(_READY_TIMEOUT_S)
+        except OSError:
+            ours.close()
+            raise
+        return cls.complete(ours)
+
+    @staticmethod
+    def begin(base: Zygote, tmpfs_mb: int, private_net: bool = False) -> socket.socket:
+        """Ask for a space; its spawner says it is ready on the returned socket (`complete`),
+        a few ms later: a caller with other work (a session container's PID 1) waits for it
+        readable instead of blocking."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             base.fork_job_spawner(theirs, tmpfs_mb, private_net)
-            ours.settimeout(_READY_TIMEOUT_S)
+        except (OSError, ZygoteLost):
+            ours.close()
+            raise
+        return ours
+
+    @classmethod
+    def complete(cls, ours: socket.socket) -> JobSpace:
+        """The space whose spawner answers on `ours` (blocks until it does, or its timeout)."""
+        try:
             message, fds, _, _ = socket.recv_fds(ours, 1 << 12, 1)
             ours.settimeout(None)
-        except (OSError, ZygoteLost):
+        except OSError:
             ours.close()
             raise
         ready = json.loads(message) if message else {}

@@ -27,6 +27,7 @@ import json
 import os
 import selectors
 import signal
+import socket
 import time
 from typing import Any, cast
 
@@ -45,6 +46,8 @@ from rlvr.verifier.sandbox.wire.session_protocol import (
 
 # A reply line longer than this is not a reply (the kernel caps a value at 64 K characters).
 _REPLY_LIMIT_BYTES = 1 << 20
+# Time a session's spawner may take to say its namespaces are made (~10 ms when idle).
+_SPACE_TIMEOUT_S = 10.0
 # Dead sessions remembered, so a cell sent after a death is told why (the host forgets first).
 _DEAD_KEPT = 4096
 # The container's OOM-kill counter: cgroup v2's memory.events, or v1's memory.oom_control.
@@ -119,6 +122,8 @@ class SessionExecutor:
         self.output_limit = int(config.get("output_limit_bytes", 1 << 20))
         self.tmpfs_mb = int(config.get("session_tmpfs_mb", 16))
         self.sessions: dict[str, Session] = {}
+        # opens whose namespaces are being made: (request, started, spawner's socket, deadline)
+        self.opening: dict[str, tuple[OpenSession, float, socket.socket, float]] = {}
         self.dead: dict[str, str] = {}  # session -> why it died (bounded)
         self.selector = selectors.DefaultSelector()
         self.inbox = bytearray()
@@ -134,15 +139,21 @@ class SessionExecutor:
                 if what == "host":
                     if not self._read_host():
                         return
+                elif what == "space":
+                    self._finish_open(str(session), ready=True)
                 elif isinstance(session, Session) and self.sessions.get(session.sid) is session:
                     self._on_session_event(what, session)
             now = time.monotonic()
             for session in list(self.sessions.values()):
                 if session.seq is not None and now >= session.deadline:
                     self._end_cell(session, "timed_out", kill=True)
+            for sid, (_, _, _, deadline) in list(self.opening.items()):
+                if now >= deadline:
+                    self._finish_open(sid, ready=False)
 
     def _wait_s(self) -> float | None:
         deadlines = [s.deadline for s in self.sessions.values() if s.seq is not None]
+        deadlines += [entry[3] for entry in self.opening.values()]
         return max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
 
     def _read_host(self) -> bool:
@@ -184,20 +195,34 @@ class SessionExecutor:
     # -- open, close
 
     def _open(self, request: OpenSession) -> None:
+        """Start making the session's namespaces; `_finish_open` goes on once its spawner is
+        ready (~10 ms later, during which this loop serves the other sessions)."""
         sid, seq = request["session"], request["seq"]
-
-        def refuse(detail: str) -> None:
-            _send({"kind": "opened", "seq": seq, "session": sid, "ok": False, "detail": detail})
-
-        if sid in self.sessions:
-            return refuse("a session of that id is open here")
-        if len(self.sessions) >= self.max:
-            return refuse(f"this container holds its {self.max} sessions")
+        if sid in self.sessions or sid in self.opening:
+            return _refuse(seq, sid, "a session of that id is open here")
+        if len(self.sessions) + len(self.opening) >= self.max:
+            return _refuse(seq, sid, f"this container holds its {self.max} sessions")
         started = time.monotonic()
         try:
-            space = JobSpace.open(self.zygote, self.tmpfs_mb, private_net=True)
+            ours = JobSpace.begin(self.zygote, self.tmpfs_mb, private_net=True)
         except (OSError, ZygoteLost) as exc:
-            return refuse(f"the session's namespaces could not be made: {exc}"[:500])
+            return _refuse(seq, sid, f"the session's namespaces could not be made: {exc}"[:500])
+        ours.setblocking(False)
+        self.opening[sid] = (request, started, ours, started + _SPACE_TIMEOUT_S)
+        self.selector.register(ours, selectors.EVENT_READ, ("space", sid))
+
+    def _finish_open(self, sid: str, ready: bool) -> None:
+        request, started, ours, _ = self.opening.pop(sid)
+        seq = request["seq"]
+        with contextlib.suppress(KeyError, ValueError):
+            self.selector.unregister(ours)
+        if not ready:
+            ours.close()
+            return _refuse(seq, sid, "the session's namespaces were not made in time")
+        try:
+            space = JobSpace.complete(ours)
+        except OSError as exc:
+            return _refuse(seq, sid, f"the session's namespaces could not be made: {exc}"[:500])
         made = time.monotonic()
         try:
             _write_files(space.work_root, request["files"])
@@ -205,7 +230,7 @@ class SessionExecutor:
         except Exception as exc:
             space.close()
             reap_all()
-            return refuse(f"the session could not start: {type(exc).__name__}: {exc}"[:500])
+            return _refuse(seq, sid, f"the session could not start: {type(exc).__name__}: {exc}")
         self.sessions[sid] = session
         self.dead.pop(sid, None)
         phases = {"space": (made - started) * 1000, "kernel": (time.monotonic() - made) * 1000}
@@ -463,6 +488,10 @@ def _drain(capture: Capture | None) -> None:
     with contextlib.suppress(BlockingIOError, OSError):
         while capture.is_open and not capture.is_over:
             capture.feed()
+
+
+def _refuse(seq: int, sid: str, detail: str) -> None:
+    _send({"kind": "opened", "seq": seq, "session": sid, "ok": False, "detail": detail[:500]})
 
 
 def _cell_report(
