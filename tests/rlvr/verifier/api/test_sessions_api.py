@@ -208,5 +208,14 @@ def test_beyond_the_host_limit_a_503_with_retry_after(docker_engine: None) -> No
         assert reply.status_code == 503 and reply.headers["Retry-After"] == "5"
         assert "max_sessions=2" in reply.json()["error"]["message"]
         close(service.url, first)
-        assert new_session(service.url)  # a place came free
+        third = new_session(service.url)  # a place came free
         assert value(service.url, second, "2 + 2") == "4"
+        for _ in range(100):  # the second container, started ahead when the first filled
+            if session_stats(service.url)["containers"] == 2:
+                break
+            time.sleep(0.2)
+        assert session_stats(service.url)["containers"] == 2
+        close(service.url, second)
+        close(service.url, third)
+        stats = session_stats(service.url)  # empty, one retired: a burst's containers go
+        assert stats["containers"] == 1 and stats["containers_retired_total"] == 1

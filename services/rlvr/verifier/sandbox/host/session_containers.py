@@ -157,6 +157,7 @@ class SessionContainerPool:
         self.last_error: str | None = None
         self.started_total = 0
         self.lost_total = 0
+        self.retired_total = 0
 
     async def start(self, warm_timeout_s: float) -> None:
         """Start `min_containers` (none: the first open starts one, and no Docker call is
@@ -197,7 +198,20 @@ class SessionContainerPool:
             await self._start_shared()
 
     def release(self, container: SessionContainerLike, sid: str) -> None:
+        """Free `sid`'s slot; a container left empty is retired while a whole container's
+        room remains without it (and more than `min_containers` run): a burst's containers
+        do not outlive it, and no start and retire follow each other at one edge."""
         container.sessions.discard(sid)
+        if (
+            not container.sessions
+            and isinstance(container, SessionContainer)
+            and container in self.containers
+            and len(self.containers) > max(1, self.min_containers)
+            and self.free_slots - container.capacity >= self.capacity
+        ):
+            self.containers.remove(container)
+            self.retired_total += 1
+            container.mark_dead()  # its removal follows (`_container_died`)
 
     def _start_ahead(self) -> None:
         if self._starting is None or self._starting.done():
@@ -236,14 +250,15 @@ class SessionContainerPool:
         return container
 
     def _container_died(self, container: SessionContainerLike) -> None:
-        self.lost_total += 1
+        """A container's stream ended: lost (its sessions with it), or retired (empty)."""
         if container in self.containers:
             self.containers.remove(container)
+            self.lost_total += 1
+            self._on_lost(container)
         if isinstance(container, SessionContainer) and not self._closed:
             task = asyncio.ensure_future(self.backend.remove_id(container.container_id))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
-        self._on_lost(container)
 
     def stats(self) -> dict[str, Any]:
         live = [c for c in self.containers if c.is_alive]
@@ -253,5 +268,6 @@ class SessionContainerPool:
             "free_slots": self.free_slots,
             "containers_started_total": self.started_total,
             "containers_lost_total": self.lost_total,
+            "containers_retired_total": self.retired_total,
             "last_error": self.last_error,
         }
