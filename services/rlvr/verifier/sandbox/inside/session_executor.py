@@ -316,6 +316,7 @@ class SessionExecutor:
                                alive=True))  # fmt: skip
             return
         session.seq = seq
+        session.idle_bytes = 0  # the bound between cells is per gap, not per life
         session.started = time.monotonic()
         session.deadline = session.started + float(request["timeout_s"])
         session.oom_before = _oom_kills()
