@@ -21,9 +21,11 @@ pytestmark = pytest.mark.slow
 EXAMPLES_PER_OPERATION_AND_MODE = 40
 
 
-# The code pool stays off: fuzzing exercises validation and routing; the sandbox has its own
-# hostile-program suite. Lean runs with whatever toolchain is (not) present.
-fuzz_url = service_fixture({"VERIFIER_CODE__IS_ENABLED": "false"})
+# The code pool and sessions stay off: fuzzing exercises validation and routing; the sandbox
+# has its own hostile-program suites. Lean runs with whatever toolchain is (not) present.
+fuzz_url = service_fixture(
+    {"VERIFIER_CODE__IS_ENABLED": "false", "VERIFIER_SESSIONS__IS_ENABLED": "false"}
+)
 
 
 def _operations(url: str) -> list[schemathesis.APIOperation]:

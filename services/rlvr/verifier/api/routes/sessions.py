@@ -29,7 +29,10 @@ SessionsDep = Annotated[Any, Depends(get_sessions)]
 SessionId = Annotated[str, Path(min_length=1, max_length=128, description="The session's id.")]
 
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorResponse, "description": "No such open session (says why)."}
+    404: {
+        "model": ErrorResponse,
+        "description": "No such open session (says why), or no sessions offered here.",
+    }
 }
 
 
@@ -37,7 +40,10 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {
     "/sessions",
     response_model=OpenSessionResponse,
     summary="Open a stateful Python session",
-    responses={503: {"model": ErrorResponse, "description": "At the session limit: retry."}},
+    responses={
+        **_NOT_FOUND,
+        503: {"model": ErrorResponse, "description": "At the session limit: retry."},
+    },
 )
 async def open_session(
     body: OpenSessionRequest, request: Request, sessions: SessionsDep

@@ -304,9 +304,17 @@ def cell_result(report: CellReport) -> CellResult:
     )
 
 
+class SessionsNotOffered(VerifierError):
+    """This process offers no sessions (disabled, or an engine URL it cannot use): a 404 that
+    says so, never a 503 a client would retry forever."""
+
+    status_code = 404
+    code = "sessions_not_offered"
+
+
 class DisabledSessions:
     """`/sessions` where this process offers none (disabled, or no usable Docker engine):
-    every call a clear 503."""
+    every call a 404 that says why."""
 
     def __init__(
         self, detail: str = "sessions are disabled here (VERIFIER_SESSIONS__IS_ENABLED)"
@@ -316,8 +324,8 @@ class DisabledSessions:
     def health(self) -> DomainHealth:
         return DomainHealth(ok=False, offered=False, detail=self.detail)
 
-    def _refuse(self) -> SessionsUnavailable:
-        return SessionsUnavailable(self.detail)
+    def _refuse(self) -> SessionsNotOffered:
+        return SessionsNotOffered(self.detail)
 
     async def open(self, request: OpenSessionRequest) -> OpenSessionResponse:
         raise self._refuse()

@@ -14,9 +14,11 @@ from rlvr.schemas.sessions import CellStatus, OpenSessionRequest, RunCellRequest
 from rlvr.verifier.domains.sessions.config import SessionSettings
 from rlvr.verifier.domains.sessions.metrics import SessionMetrics
 from rlvr.verifier.domains.sessions.service import (
+    DisabledSessions,
     InvalidSessionRequest,
     SessionNotFound,
     SessionService,
+    SessionsNotOffered,
 )
 from rlvr.verifier.domains.sessions.table import check_files, resolve_limits
 from rlvr.verifier.errors import Overloaded
@@ -191,3 +193,11 @@ async def test_a_cell_that_kills_its_session_leaves_a_dead_record_that_says_why(
     assert not pool.containers[0].sessions  # its slot in the container is free again
     assert (await service.close(sid)).closed is False
     await service.open(OpenSessionRequest())  # and its place on the host
+
+
+async def test_sessions_not_offered_are_a_404_that_says_why_never_a_retry() -> None:
+    disabled = DisabledSessions()
+    assert disabled.health().offered is False
+    with pytest.raises(SessionsNotOffered, match="VERIFIER_SESSIONS__IS_ENABLED") as refused:
+        await disabled.open(OpenSessionRequest())
+    assert refused.value.status_code == 404 and not refused.value.headers()
