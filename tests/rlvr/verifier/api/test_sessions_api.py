@@ -133,6 +133,24 @@ def test_cells_of_one_session_run_one_at_a_time(url: str) -> None:
     assert value(url, sid, "log") == "['a0', 'a1', 'b']"
 
 
+def test_closing_a_session_mid_cell_answers_the_cell_and_spares_the_container(url: str) -> None:
+    busy, neighbour = new_session(url), new_session(url)
+    results: list[dict[str, object]] = []
+    running = threading.Thread(
+        target=lambda: results.append(cell(url, busy, "import time\ntime.sleep(20)"))
+    )
+    running.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    assert close(url, busy).json()["closed"] is True
+    running.join()
+    assert time.monotonic() - started < 5  # answered at the close, not at its deadline
+    assert results[0]["status"] == "error" and results[0]["session_alive"] is False
+    assert "closed" in str(results[0]["error"])
+    assert value(url, neighbour, "'still here'") == "'still here'"
+    assert session_stats(url)["containers_lost_total"] == 0
+
+
 @pytest.mark.parametrize("path", ["nope", "x" * 128, "%2e%2e"])
 def test_unknown_ids_are_404_with_a_message(url: str, path: str) -> None:
     for reply in (run(url, path, "1"), close(url, path)):

@@ -272,7 +272,11 @@ class SessionExecutor:
 
     def _close(self, request: CloseSession) -> None:
         sid = request["session"]
-        was_open = sid in self.sessions
+        session = self.sessions.get(sid)
+        was_open = session is not None
+        if session is not None and session.seq is not None:  # its caller is answered first
+            self._end_cell(session, "error", error="the session was closed during the cell",
+                           kill=True)  # fmt: skip
         self._kill(sid, "closed")
         self.dead.pop(sid, None)
         _send({"kind": "closed", "seq": request["seq"], "session": sid, "was_open": was_open})
