@@ -15,6 +15,7 @@ import contextlib
 import json
 import linecache
 import os
+import signal
 import sys
 import traceback
 from typing import Any
@@ -101,6 +102,10 @@ def run_session_kernel() -> None:
     _fresh_stdio()
     sys.argv = [""]
     _soften_cpu_limit()
+    # as an interpreter of its own would have them: a write past the file size limit or to a
+    # closed pipe is the cell's OSError, not the session's death (the zygote resets both)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
     requests = os.fdopen(_COMMANDS_FD, "rb")
     kernel = os.getpid()

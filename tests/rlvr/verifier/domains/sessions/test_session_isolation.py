@@ -233,6 +233,33 @@ def test_hostile_reading_what_another_session_left_finds_nothing(url: str) -> No
     close(url, reader)
 
 
+def test_hostile_filling_its_tmpfs_leaves_its_neighbours_room(
+    url: str, pair: tuple[str, str]
+) -> None:
+    filler, neighbour = pair
+    fill = (
+        "chunk = b'x' * (1 << 20)\nwritten = 0\n"
+        "with open('/tmp/fill', 'wb') as handle:\n"
+        "    while True:\n        handle.write(chunk); handle.flush(); written += 1"
+    )
+    result = cell(url, filler, fill, 20)
+    assert result["status"] == "error" and result["session_alive"] is True
+    assert "No space left on device" in result["error"] or "File too large" in result["error"]
+    assert int(value(url, filler, "written")) <= 16  # its own 16 MB tmpfs
+    neighbour_works(url, neighbour)
+    assert value(url, neighbour, "open('/tmp/big', 'wb').write(b'y' * (8 << 20))") == str(8 << 20)
+
+
+def test_hostile_ptrace_of_anything_is_refused(url: str, pair: tuple[str, str]) -> None:
+    tracer, _ = pair
+    probe = (
+        "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "pids = (1, os.getpid())\n"
+        "[(libc.ptrace(16, pid, 0, 0), ctypes.get_errno()) for pid in pids]"  # PTRACE_ATTACH
+    )
+    assert value(url, tracer, probe) == "[(-1, 1), (-1, 1)]"  # EPERM: the filter refuses it
+
+
 def test_hostile_network_is_unreachable(url: str, pair: tuple[str, str]) -> None:
     first, _ = pair
     inet = cell(url, first, "import socket\nsocket.socket(socket.AF_INET, socket.SOCK_STREAM)")
