@@ -155,7 +155,15 @@ def test_closing_a_session_mid_cell_answers_the_cell_and_spares_the_container(ur
 def test_unknown_ids_are_404_with_a_message(url: str, path: str) -> None:
     for reply in (run(url, path, "1"), close(url, path)):
         assert reply.status_code == 404
-        assert "open a new one" in reply.json()["error"]["message"]
+        assert "the replica (and worker process) that opened it" in reply.json()["error"]["message"]
+
+
+def test_an_unknown_id_of_this_process_is_404_with_a_message(url: str) -> None:
+    sid = new_session(url)
+    mine = sid.split("-", 1)[0] + "-neveropened"
+    reply = run(url, mine, "1")
+    assert reply.status_code == 404 and "never opened here" in reply.json()["error"]["message"]
+    close(url, sid)
 
 
 def test_a_closed_session_is_404_that_says_closed(url: str) -> None:

@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -40,6 +42,7 @@ from rlvr.verifier.domains.sessions.table import (
     SessionTable,
     cell_timeout_s,
     check_files,
+    replica_tag,
     resolve_limits,
 )
 from rlvr.verifier.errors import Overloaded, VerifierError
@@ -86,7 +89,9 @@ class SessionService:
         self.pool = pool
         self.metrics = metrics
         self.clock = clock
-        self.table = SessionTable(settings.max_sessions)
+        self.table = SessionTable(
+            settings.max_sessions, replica_tag(socket.gethostname(), os.getpid())
+        )
         metrics.bind(self)
 
     # -- open
@@ -101,7 +106,7 @@ class SessionService:
             self.table.reserve()
         except SessionsFull as exc:
             raise Overloaded(str(exc), self.settings.retry_after_s) from exc
-        sid = secrets.token_urlsafe(16)
+        sid = f"{self.table.tag}-{secrets.token_urlsafe(16)}"
         try:
             record = await asyncio.wait_for(
                 self._open_in_container(sid, request, limits), self.settings.open_timeout_s

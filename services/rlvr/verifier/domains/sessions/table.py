@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import hashlib
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -88,9 +89,16 @@ def check_files(files: dict[str, str], max_bytes: int) -> None:
             raise BadFiles(f"files hold more than {max_bytes} bytes (max_files_bytes)")
 
 
+def replica_tag(host: str, pid: int) -> str:
+    """What starts every session id this process makes (8 hex characters): a call that reaches
+    another process (another uvicorn worker, another replica) is told where the session is."""
+    return hashlib.sha256(f"{host}:{pid}".encode()).hexdigest()[:8]
+
+
 class SessionTable:
-    def __init__(self, max_sessions: int) -> None:
+    def __init__(self, max_sessions: int, tag: str = "") -> None:
         self.max_sessions = max_sessions
+        self.tag = tag
         self.records: dict[str, SessionRecord] = {}
         self.opening = 0
         self._gone: OrderedDict[str, str] = OrderedDict()
@@ -133,6 +141,12 @@ class SessionTable:
     def missing_message(self, sid: str) -> str:
         why = self._gone.get(sid)
         shown = sid[:64]
+        if why is None and self.tag and not sid.startswith(f"{self.tag}-"):
+            return (
+                f"no session {shown!r} here: session ids of this process start with "
+                f"{self.tag!r}; send a session's calls to the replica (and worker process) "
+                "that opened it"
+            )
         if why is None:
             return f"no session {shown!r} (never opened here, or long gone): open a new one"
         return f"session {shown!r} is {why}: open a new one"
