@@ -5,19 +5,23 @@ reports what happened and is intact or clearly dead; its neighbours keep working
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from typing import Any
 
+import docker
+import httpx
 import pytest
 
-from tests.support.server import LiveService
+from tests.support.server import LiveService, live_service
 from tests.support.sessions import (
     cell,
     close,
     new_session,
     run,
     service_containers,
+    session_env,
     session_service,
     session_stats,
     value,
@@ -289,3 +293,32 @@ def test_a_dead_container_loses_only_its_own_sessions(docker_engine: None) -> No
             assert again.status_code == 404 and "lost" in again.json()["error"]["message"]
         assert value(url, third, "y") == "3"
         assert new_session(url)  # new sessions still open (a new container, or the second)
+
+
+def test_hostile_reading_what_a_judged_job_left_finds_nothing(docker_engine: None) -> None:
+    """Sessions never share a container with `/code`'s jobs: a run that leaves a file and a
+    process behind is not seen by a session, whatever runs next."""
+    env = {"VERIFIER_CODE__IS_ENABLED": "true", "VERIFIER_CODE__POOL_SIZE": "1"}
+    with live_service(session_env() | env) as live:
+        leave = (
+            "import subprocess, os\n"
+            "open('/tmp/from_job.txt', 'w').write('secret')\n"
+            "subprocess.Popen(['sleep', '600'], start_new_session=True)\nprint('left')"
+        )
+        body = {"code": leave, "language": "python", "run_timeout": 10}
+        ran = httpx.post(f"{live.url}/run_code", json=body, timeout=120).json()
+        assert ran["run_result"]["stdout"] == "left\n", ran
+        sid = new_session(live.url)
+        probe = (
+            "import os, glob\n"
+            "cmds = [open(f'/proc/{p}/cmdline', 'rb').read() for p in os.listdir('/proc')"
+            " if p.isdigit()]\n"
+            "glob.glob('/tmp/**', recursive=True), any(b'sleep' in c for c in cmds)"
+        )
+        assert value(live.url, sid, probe) == "(['/tmp/'], False)"
+        owner = f"{socket.gethostname()}:{live.process.pid}"
+        found = docker.from_env().containers.list(filters={"label": f"rlvr.pool.owner={owner}"})
+        pools = {c.id: c.labels["rlvr.pool"] for c in found}
+        sessions = {c.id for c in service_containers(live)}
+        assert sessions and all(pools[c] == "sessions" for c in sessions)
+        assert "code" in pools.values()  # the job ran in a container of the code pool
