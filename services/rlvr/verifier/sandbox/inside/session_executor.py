@@ -212,7 +212,10 @@ class SessionExecutor:
         self.selector.register(ours, selectors.EVENT_READ, ("space", sid))
 
     def _finish_open(self, sid: str, ready: bool) -> None:
-        request, started, ours, _ = self.opening.pop(sid)
+        entry = self.opening.pop(sid, None)
+        if entry is None:  # finished already (its deadline and its answer in one round)
+            return
+        request, started, ours, _ = entry
         seq = request["seq"]
         with contextlib.suppress(KeyError, ValueError):
             self.selector.unregister(ours)
