@@ -89,6 +89,7 @@ class SessionService:
         self.pool = pool
         self.metrics = metrics
         self.clock = clock
+        self._background: set[asyncio.Task[Any]] = set()
         self.table = SessionTable(
             settings.max_sessions, replica_tag(socket.gethostname(), os.getpid())
         )
@@ -145,8 +146,9 @@ class SessionService:
         except SandboxLost as exc:
             self.pool.release(container, sid)
             raise SessionsUnavailable(f"the session container was lost: {exc}") from exc
-        except BaseException:
+        except BaseException:  # cancelled (the open's own deadline): it may open meanwhile
             self.pool.release(container, sid)
+            self._close_later(container, sid)
             raise
         opened: Opened = report
         if report["kind"] != "opened" or not opened["ok"]:
@@ -155,6 +157,16 @@ class SessionService:
             raise SessionsUnavailable(f"the session could not be opened: {detail}"[:1000])
         now = self.clock()
         return SessionRecord(sid, container, limits, opened_at=now, last_used_at=now)
+
+    def _close_later(self, container: Any, sid: str) -> None:
+        """Close `sid` in its container without waiting (an open given up on halfway)."""
+        if not container.is_alive:
+            return
+        message = {"kind": "close", "session": sid}
+        task = asyncio.ensure_future(container.request(message, 30.0))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # seen, not logged
 
     # -- cells
 

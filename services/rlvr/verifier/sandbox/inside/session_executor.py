@@ -275,6 +275,13 @@ class SessionExecutor:
 
     def _close(self, request: CloseSession) -> None:
         sid = request["session"]
+        opening = self.opening.pop(sid, None)
+        if opening is not None:  # the host gave up on its open: its spawner goes (no socket)
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(opening[2])
+            opening[2].close()
+            reap_all()  # its spawner ends at the closed socket (later ones: the next reap)
+            _refuse(opening[0]["seq"], sid, "closed while it opened")
         session = self.sessions.get(sid)
         was_open = session is not None
         if session is not None and session.seq is not None:  # its caller is answered first

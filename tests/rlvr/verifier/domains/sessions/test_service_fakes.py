@@ -19,6 +19,7 @@ from rlvr.verifier.domains.sessions.service import (
     SessionNotFound,
     SessionService,
     SessionsNotOffered,
+    SessionsUnavailable,
 )
 from rlvr.verifier.domains.sessions.table import check_files, resolve_limits
 from rlvr.verifier.errors import Overloaded
@@ -35,6 +36,7 @@ class FakeContainer:
         self.alive = True
         self.requests: list[dict[str, Any]] = []
         self.release_cell = asyncio.Event()
+        self.slow_open_s = 0.0
 
     @property
     def is_alive(self) -> bool:
@@ -45,6 +47,8 @@ class FakeContainer:
             raise SandboxLost("gone")
         self.requests.append(message)
         sid = message["session"]
+        if message["kind"] == "open" and self.slow_open_s:
+            await asyncio.sleep(self.slow_open_s)
         if message["kind"] == "open":
             return {"kind": "opened", "seq": 1, "session": sid, "ok": True, "detail": ""}
         if message["kind"] == "close":
@@ -201,3 +205,16 @@ async def test_sessions_not_offered_are_a_404_that_says_why_never_a_retry() -> N
     with pytest.raises(SessionsNotOffered, match="VERIFIER_SESSIONS__IS_ENABLED") as refused:
         await disabled.open(OpenSessionRequest())
     assert refused.value.status_code == 404 and not refused.value.headers()
+
+
+async def test_an_open_past_its_deadline_is_a_503_and_is_closed_in_its_container() -> None:
+    service, pool, _ = make_service(open_timeout_s=0.05, max_sessions=1)
+    container = await pool.place("warm")  # a container whose opens are slow
+    pool.release(container, "warm")
+    container.slow_open_s = 0.2
+    with pytest.raises(SessionsUnavailable, match="could be opened"):
+        await service.open(OpenSessionRequest())
+    assert service.table.held() == 0 and not container.sessions  # its places are back
+    await asyncio.sleep(0.3)
+    kinds = [r["kind"] for r in container.requests]
+    assert kinds == ["open", "close"]  # what the container opened late is closed
