@@ -46,8 +46,7 @@ def test_every_wire_id_has_a_checker_and_every_family_of_the_three_sources_is_th
 
     assert set(CHECKERS) == set(INSTRUCTION_KWARGS)
     assert len(IFEVAL) == 25 and set(IFEVAL) <= set(CHECKERS)
-    # IFBench's 58 test families but words:start_verb (NLTK's tagger model is not here)
-    assert len(IFBENCH) == 58 and set(IFBENCH) - set(CHECKERS) == {"words:start_verb"}
+    assert len(IFBENCH) == 58 and set(IFBENCH) <= set(CHECKERS)
     assert len(set(CHECKERS) - set(IFEVAL) - set(IFBENCH)) == 29  # IFEvalG's additions
 
 
@@ -61,10 +60,26 @@ def test_labelled_case(case: Case) -> None:
     assert ours(case.instruction_id, case.kwargs, case.response) == (case.strict, loose)
 
 
+def _has_nltk_tagger() -> bool:
+    """Whether NLTK's averaged-perceptron model is installed (where it is, IFBench's own
+    start_verb checker runs against the table too)."""
+    import nltk
+
+    try:
+        nltk.data.find("taggers/averaged_perceptron_tagger_eng")
+    except LookupError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.instruction_id}:{c.response[:24]!r}")
 def test_reference_agrees_on_the_table_or_the_difference_is_documented(case: Case) -> None:
     if case.instruction_id not in registry():
         pytest.skip("open-instruct's IFEvalG is not installable: the labels are the reference")
+    if case.instruction_id == "words:start_verb" and not _has_nltk_tagger():
+        pytest.skip(
+            "NLTK's tagger model (NLTK data) is not installed: the labels are the reference"
+        )
     reference = tuple(reference_check(case.instruction_id, case.kwargs, case.response))
     mine = ours(case.instruction_id, case.kwargs, case.response)
     if (case.instruction_id, case.response) in REFERENCE_DIFFERS:

@@ -96,6 +96,7 @@ KWARGS = {
     "ratio:overlap": {"reference_text": "the early bird " * 500, "percentage": 50},
     "count:words_japanese": {"N": 2},
     "words:repeats": {"small_n": 2},
+    "words:start_verb": {},
     "sentence:keyword": {"word": "a", "N": 2},
     "count:pronouns": {"N": 2},
     "sentence:increment": {"small_n": 1},
