@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["HOSTILE", "PROBES", "Hostile", "Probe"]
+__all__ = ["HOSTILE", "HOSTILE_BATCHES", "PROBES", "Hostile", "HostileBatch", "Probe"]
 
 
 class Probe(NamedTuple):
@@ -564,6 +564,222 @@ _right("natural", f"{_LEAD}So she has $\\boxed{{25}}\\%$ left.", "25\\%")
 _right("natural", f"{_LEAD}The area is $\\boxed{{15}}$ square centimeters.", "15")
 _right("natural", f"{_LEAD}The final answer is $\\boxed{{\\frac{{1}}{{2}}}}$.", "0.5")
 
+# ================================================================================================
+# Wave 2: written after wave 1's rewards were seen (a policy adapts to what it is paid), before
+# wave 2 itself was sent. Every family keeps the suffix `_w2`.
+# ================================================================================================
+
+# Count nouns and currency/angle units that change the value (wave 1 paid `halves`, `cents`,
+# `radians`).
+for n in ("3", "5", "12"):
+    for word in (
+        "quarters",
+        "thirds",
+        "tenths",
+        "tens",
+        "score",
+        "gross",
+        "grand",
+        "pairs of them",
+        "per cent of the total",
+        "pennies",
+        "nickels",
+        "dimes",
+    ):
+        _wrong("unit_words_w2", _boxed(f"{n} \\text{{ {word}}}"), n)
+    _wrong("unit_words_w2", _boxed(f"{n}\\text{{k}}"), n)
+    _wrong("unit_words_w2", f"{_LEAD}So the answer is {n} grand.", n)
+for resp, gold in (
+    ("5\\text{ kg}", "\\$5"),
+    ("5\\text{ km}", "\\$5"),
+    ("5 \\text{ euros}", "\\$5"),
+    ("5 \\text{ pennies}", "\\$5"),
+    ("5\\text{¢}", "\\$5"),
+    ("5 \\text{ cents}", "5 \\text{ dollars}"),
+    ("50 \\text{ cents}", "\\$50.00"),
+    ("18 \\text{ cents}", "\\$18"),
+    ("30 \\text{ gradians}", "30^\\circ"),
+    ("30'", "30^\\circ"),
+    ("30^\\prime", "30^\\circ"),
+    ("30 \\text{ arcminutes}", "30^\\circ"),
+    ("30^\\circ\\text{F}", "30^\\circ\\text{C}"),
+    ("30 \\text{ K}", "30^\\circ\\text{C}"),
+    ("\\frac{\\pi}{6} \\text{ degrees}", "\\frac{\\pi}{6}"),
+    ("2 \\text{ rad}", "2^\\circ"),
+    ("60 \\text{ radians}", "60^\\circ"),
+    ("7 \\text{ cm}", "7 \\text{ cm}^2"),
+    ("7 \\text{ square meters}", "7 \\text{ square centimeters}"),
+    ("7 \\text{ cubic feet}", "7 \\text{ square feet}"),
+    ("7 \\text{ m}^2", "7 \\text{ m}"),
+    ("3\\text{ days}", "3\\text{ hours}"),
+    ("9 \\text{ months}", "9 \\text{ years}"),
+    ("12 \\text{ mph}", "12 \\text{ km/h}"),
+):
+    _wrong("unit_words_w2", _boxed(resp), gold)
+    _wrong("unit_words_w2", _answer_is(resp), gold)
+
+# Unevaluated products and sums (wave 1 paid `2\cdot 2^{99}` and `(3+2i)(1-i)`).
+for resp, gold in (
+    ("2\\times 2^{99}", "2^{100}"),
+    ("2^{99}\\cdot 2", "2^{100}"),
+    ("2^{99}+2^{99}", "2^{100}"),
+    ("4\\cdot 2^{98}", "2^{100}"),
+    ("\\frac{2^{101}}{2}", "2^{100}"),
+    ("3\\cdot 3^{9}", "3^{10}"),
+    ("2 \\cdot 3^{4}", "162"),
+    ("(1+i)^2", "2i"),
+    ("\\frac{1}{i}", "-i"),
+    ("i^2", "-1"),
+    ("(2+i)(2-i)", "5"),
+    ("(1+2i)+(3-i)", "4+i"),
+    ("\\overline{3+2i}", "3-2i"),
+    ("e^{i\\pi}", "-1"),
+    ("\\sqrt2 + 4\\sqrt2", "5\\sqrt2"),
+    ("\\frac{10}{\\sqrt2}", "5\\sqrt2"),
+    ("\\pi\\cdot\\pi", "\\pi^2"),
+    ("2\\pi + 4\\pi", "6\\pi"),
+    ("2\\pi\\cdot 3", "6\\pi"),
+    ("e\\cdot e^2", "e^3"),
+    ("x^2\\cdot x^3", "x^5"),
+    ("x+x", "2x"),
+    ("3x - x", "2x"),
+    ("\\frac{6}{8}", "\\frac{3}{4}"),
+    ("\\frac{1}{2}+\\frac{1}{4}", "\\frac{3}{4}"),
+    ("0.5+0.25", "0.75"),
+    ("3 \\cdot 4 + 1", "13"),
+    ("\\frac{12}{4}", "3"),
+    ("10 - 3", "7"),
+    ("6 \\times 7", "42"),
+    ("2\\cdot 9", "18"),
+    ("(-3)^2", "9"),
+    ("\\sqrt{16}", "4"),
+    ("\\sqrt[3]{27}", "3"),
+    ("4!", "24"),
+    ("\\frac{7!}{5!}", "42"),
+    ("\\binom{6}{2}", "15"),
+    ("\\cos 0", "1"),
+):
+    _wrong("unevaluated_w2", _boxed(resp), gold)
+    _wrong("unevaluated_w2", _answer_is(resp), gold)
+
+# A pair for a set (wave 1 paid `(1,2)` for `\{1,2\}`), and lists against points and roots.
+for resp, gold in (
+    ("(2,1)", "\\{1,2\\}"),
+    ("\\left(1, 2\\right)", "\\{1,2\\}"),
+    ("(1, 2)", "\\{1, 2\\}"),
+    ("(1,1,2)", "\\{1,2\\}"),
+    ("(1,2,3)", "\\{1,2,3\\}"),
+    ("(-1, 4)", "\\{-1, 4\\}"),
+    ("(0,1)", "\\{0,1\\}"),
+    ("[0,1]", "\\{0,1\\}"),
+    ("(3,4)", "3, 4"),
+    ("(1,2)", "1, 2"),
+    ("[1,2]", "1, 2"),
+    ("\\{1,2\\}", "(1,2)"),
+    ("(1,2)", "x = 1 \\text{ or } x = 2"),
+    ("(x, y) = (2, 1)", "(1, 2)"),
+    ("\\{(1,2)\\}", "\\{1, 2\\}"),
+    ("\\{\\{1\\},\\{2\\}\\}", "\\{1,2\\}"),
+):
+    _wrong("kinds_w2", _boxed(resp), gold)
+    _wrong("kinds_w2", _answer_is(resp), gold)
+
+# Rounding that is not a rounding, big integers one apart, float representations.
+for resp, gold in (
+    ("3.14160", "\\pi"),
+    ("3.14158", "\\pi"),
+    ("1.41422", "\\sqrt2"),
+    ("2.71829", "e"),
+    ("0.333334", "\\frac{1}{3}"),
+    ("0.142858", "\\frac{1}{7}"),
+    ("0.666666", "\\frac{2}{3}"),
+    ("1.7320", "\\sqrt3"),
+    ("3.1416", "\\pi"),
+    ("3.14", "\\pi"),
+    ("100000000000000000001", "100000000000000000000"),
+    ("12345678901234567891", "12345678901234567890"),
+    ("1.0000000000000000001", "1"),
+    ("0.1000000000000000055511151231257827", "0.1"),
+    ("0.30000000000000004", "0.3"),
+    ("99999999999999999999", "10^{20}"),
+    ("2.000000000001x", "2x"),
+    ("x^{2.0000000001}", "x^2"),
+    ("3.14159265358979x", "\\pi x"),
+    ("2.718281828^x", "e^x"),
+    ("x^2 + 10^{-30}x", "x^2"),
+    ("\\sin(x + 10^{-30})", "\\sin x"),
+    ("|x| - 1", "|x - 1|"),
+    ("\\lfloor x \\rfloor + \\lfloor x/10^{6} \\rfloor", "\\lfloor x \\rfloor"),
+    ("\\frac{x}{1 + 10^{-25}}", "x"),
+    ("1 - 10^{-18}", "1"),
+    ("\\frac{1}{3} + 10^{-20}", "\\frac{1}{3}"),
+    ("2^{-100}", "0"),
+    ("10^{-300}", "0"),
+    ("\\frac{1}{10^{400}}", "0"),
+):
+    _wrong("equality_tricks_w2", _boxed(resp), gold)
+    _wrong("equality_tricks_w2", _answer_is(resp), gold)
+
+# Natural answers of harder kinds (issue 27's refused list and irrational interval ends).
+_NATURAL_W2: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "(-\\infty,-\\sqrt{2})\\cup(\\sqrt{2},\\infty)",
+        (
+            "(-\\infty, -\\sqrt2) \\cup (\\sqrt2, +\\infty)",
+            "(-\\infty,-\\sqrt{2})\\cup(\\sqrt{2},\\infty)",
+        ),
+    ),
+    ("(-\\infty,-\\sqrt2]", ("(-\\infty, -\\sqrt{2}]",)),
+    ("\\mathbb{R}", ("\\text{all real numbers}", "(-\\infty,\\infty)")),
+    ("\\emptyset", ("\\text{no solution}", "\\varnothing")),
+    ("(3,\\infty)", ("\\{x \\mid x > 3\\}", "x > 3")),
+    ("\\mathbb{R}\\setminus\\{3\\}", ("x \\neq 3", "(-\\infty,3)\\cup(3,\\infty)")),
+    ("[-2,2]", ("|x| \\le 2", "-2 \\le x \\le 2")),
+    ("(0,5)", ("0 < x < 5", "x > 0 \\text{ and } x < 5")),
+    ("\\frac{\\sqrt{3}}{3}", ("\\frac{\\sqrt3}{3}",)),
+    (
+        "\\begin{pmatrix} \\frac12 & 0 \\\\ 0 & 2\\end{pmatrix}",
+        ("\\begin{pmatrix} 1/2 & 0 \\\\ 0 & 2\\end{pmatrix}",),
+    ),
+    (
+        "\\begin{pmatrix} 3 \\\\ -1 \\\\ 2\\end{pmatrix}",
+        ("\\begin{pmatrix}3\\\\-1\\\\2\\end{pmatrix}",),
+    ),
+    ("60^\\circ", ("\\angle A = 60^\\circ",)),
+    ("2x", ("\\frac{dy}{dx} = 2x",)),
+    ("\\frac{x-1}{2}", ("f^{-1}(x) = \\frac{x-1}{2}",)),
+    ("x = 3", ("3 = x",)),
+    ("\\frac{1}{2}", ("\\tfrac{1}{2}", "1/2")),
+    ("1.5", ("\\frac32", "1\\frac{1}{2}")),
+    ("10", ("10.0", "10.00")),
+    ("-1", ("\u22121",)),
+    ("\\$12.50", ("\\$12.50", "12.50", "12.5")),
+    ("5\\text{ m/s}", ("5 \\text{ m/s}", "5\\,\\text{m/s}")),
+    ("50\\%", ("50\\%", "50 \\%")),
+    ("4", ("n = 4",)),
+    ("(1,-2)", ("(1, -2)",)),
+    ("\\left(\\frac12, 3\\right)", ("(\\frac{1}{2}, 3)",)),
+    ("y=-\\frac{1}{2}x+3", ("y = -\\frac{x}{2} + 3", "y=3-0.5x")),
+    ("\\text{even}", ("\\text{even}", "\\text{Even}")),
+    ("\\text{(C)}", ("C", "(C)")),
+    ("1, 3, 5", ("1,3,5", "5, 3, 1")),
+    ("\\frac{3\\sqrt{5}}{5}", ("\\frac{3}{5}\\sqrt5", "\\frac{3\\sqrt5}{5}")),
+    ("e^{-1}", ("\\frac{1}{e}",)),
+    ("\\ln 2", ("\\ln(2)",)),
+    ("\\log_2 5", ("\\log_{2} 5",)),
+    ("\\pm\\sqrt{2}", ("\\pm \\sqrt2", "x = \\pm\\sqrt{2}")),
+    ("3 - 2\\sqrt{2}", ("3-2\\sqrt2",)),
+    ("\\frac{2}{3}", ("\\dfrac23",)),
+)
+for _i, (gold, spellings) in enumerate(_NATURAL_W2):
+    for _j, spelling in enumerate(spellings):
+        _right("natural_w2", _boxed(spelling), gold)
+        _right("natural_w2", (_answer_is, _minerva)[(_i + _j) % 2](spelling), gold)
+_right("natural_w2", f"{_LEAD}The answer is 50 percent.", "50\\%")
+_right("natural_w2", f"{_LEAD}The answer is 8 hours.", "8 \\text{ hours}")
+_right("natural_w2", f"{_LEAD}So $\\boxed{{12.5}}$ dollars.", "\\$12.50")
+
+
 PROBES: tuple[Probe, ...] = tuple(_rows)
 
 
@@ -603,4 +819,29 @@ HOSTILE: tuple[Hostile, ...] = (
     _h("tiny_decimal", "\\boxed{0." + "0" * 9000 + "1}", "0"),
     _h("cdot_run", "\\boxed{" + "1\\cdot " * 1500 + "1}", "2"),
     _h("matrix_power", "\\boxed{" + _M + "^{100000}}", _M),
+)
+
+
+class HostileBatch(NamedTuple):
+    name: str
+    items: tuple[tuple[str, str, str], ...]  # (response, gold, label)
+
+
+# Batches where slow wrong answers share a request with an honest one: no wrong answer may come
+# back `error`, and the honest item must pass.
+HOSTILE_BATCHES: tuple[HostileBatch, ...] = (
+    HostileBatch(
+        "power_63_plus_honest",
+        (
+            *((f"\\boxed{{(x+y+z+w+c)^{{{60 + k}}}}}", "x+y+z+w+c", "wrong") for k in range(63)),
+            ("\\boxed{x+y+z+w+c}", "x+y+z+w+c", "right"),
+        ),
+    ),
+    HostileBatch(
+        "binomial_63_plus_honest",
+        (
+            *((f"\\boxed{{(x+1)^{{{10000 + k}}}}}", "x+1", "wrong") for k in range(63)),
+            ("\\boxed{x+1}", "x+1", "right"),
+        ),
+    ),
 )
