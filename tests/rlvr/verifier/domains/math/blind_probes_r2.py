@@ -844,4 +844,20 @@ HOSTILE_BATCHES: tuple[HostileBatch, ...] = (
             ("\\boxed{x+1}", "x+1", "right"),
         ),
     ),
+    # Added after the two above were refused in milliseconds by a form rule: answers each of which
+    # timed out alone (2 s) against a bare `x`, 63 distinct ones beside one honest item.
+    HostileBatch(
+        "huge_power_63_plus_honest",
+        (
+            *((f"\\boxed{{x^{{10^{{100}}+{k}}}}}", "x", "wrong") for k in range(63)),
+            ("\\boxed{x}", "x", "right"),
+        ),
+    ),
+    HostileBatch(
+        "binomial_vs_x_63_plus_honest",
+        (
+            *((f"\\boxed{{(x+1)^{{{10000 + k}}}}}", "x", "wrong") for k in range(63)),
+            ("The answer is $x$.", "x", "right"),
+        ),
+    ),
 )
