@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["HOSTILE", "HOSTILE_BATCHES", "PROBES", "Hostile", "HostileBatch", "Probe"]
+__all__ = ["HOSTILE", "HOSTILE_BATCHES", "LEAD", "PROBES", "Hostile", "HostileBatch", "Probe"]
 
 
 class Probe(NamedTuple):
@@ -31,19 +31,19 @@ class Hostile(NamedTuple):
 
 
 # Model-style wrappers: the reasoning a model writes before its final answer.
-_LEAD = "Let me work through this carefully.\nAfter simplifying, we get the result below.\n"
+LEAD = "Let me work through this carefully.\nAfter simplifying, we get the result below.\n"
 
 
 def _boxed(value: str) -> str:
-    return f"{_LEAD}Therefore, the final answer is $\\boxed{{{value}}}$."
+    return f"{LEAD}Therefore, the final answer is $\\boxed{{{value}}}$."
 
 
 def _answer_is(value: str) -> str:
-    return f"{_LEAD}The answer is ${value}$."
+    return f"{LEAD}The answer is ${value}$."
 
 
 def _minerva(value: str) -> str:
-    return f"{_LEAD}Final Answer: The final answer is ${value}$. I hope it is correct."
+    return f"{LEAD}Final Answer: The final answer is ${value}$. I hope it is correct."
 
 
 def _think(value: str) -> str:
@@ -93,9 +93,9 @@ for n in ("3", "5", "12", "40"):
         "or so",
     ):
         _wrong("unit_words", _boxed(f"{n} \\text{{ {word}}}"), n)
-    _wrong("unit_words", f"{_LEAD}The answer is ${n}$ thousand.", n)
-    _wrong("unit_words", f"{_LEAD}The answer is {n} dozen.", n)
-    _wrong("unit_words", f"{_LEAD}So the total is $\\boxed{{{n}}}$ million dollars.", n)
+    _wrong("unit_words", f"{LEAD}The answer is ${n}$ thousand.", n)
+    _wrong("unit_words", f"{LEAD}The answer is {n} dozen.", n)
+    _wrong("unit_words", f"{LEAD}So the total is $\\boxed{{{n}}}$ million dollars.", n)
 
 for resp, gold in (
     ("6\\text{ km}", "6\\text{ m}"),
@@ -170,23 +170,23 @@ for resp, gold in (
 # --- qualifiers and negations ------------------------------------------------------------------
 for n in ("3", "5", "8", "\\frac{1}{2}"):
     for resp in (
-        f"{_LEAD}The answer is not ${n}$.",
-        f"{_LEAD}The answer is not equal to ${n}$.",
-        f"{_LEAD}The answer cannot be ${n}$.",
-        f"{_LEAD}Answer: at least ${n}$",
-        f"{_LEAD}Answer: at most ${n}$",
-        f"{_LEAD}The answer is more than ${n}$.",
-        f"{_LEAD}The answer is less than ${n}$.",
-        f"{_LEAD}The answer is almost ${n}$.",
-        f"{_LEAD}So it is at least $\\boxed{{{n}}}$.",
+        f"{LEAD}The answer is not ${n}$.",
+        f"{LEAD}The answer is not equal to ${n}$.",
+        f"{LEAD}The answer cannot be ${n}$.",
+        f"{LEAD}Answer: at least ${n}$",
+        f"{LEAD}Answer: at most ${n}$",
+        f"{LEAD}The answer is more than ${n}$.",
+        f"{LEAD}The answer is less than ${n}$.",
+        f"{LEAD}The answer is almost ${n}$.",
+        f"{LEAD}So it is at least $\\boxed{{{n}}}$.",
         _boxed(f"\\text{{at least }} {n}"),
         _boxed(f"\\text{{not }} {n}"),
         _boxed(f"\\ge {n}"),
         _boxed(f"> {n}"),
         _boxed(f"\\neq {n}"),
-        f"{_LEAD}The answer is ${n}$ if $k$ is even and ${n}+1$ if $k$ is odd.",
-        f"{_LEAD}The answer is ${n}$, unless $m = 0$.",
-        f"{_LEAD}The answer is ${n}$ or fewer.",
+        f"{LEAD}The answer is ${n}$ if $k$ is even and ${n}+1$ if $k$ is odd.",
+        f"{LEAD}The answer is ${n}$, unless $m = 0$.",
+        f"{LEAD}The answer is ${n}$ or fewer.",
     ):
         _wrong("qualifiers", resp, n)
 for resp, gold in (
@@ -201,27 +201,27 @@ for resp, gold in (
 # --- hedges and revisions ----------------------------------------------------------------------
 for n, m in (("5", "7"), ("12", "13"), ("\\frac{1}{2}", "\\frac{1}{3}"), ("-4", "4")):
     for resp in (
-        f"{_LEAD}Answer: ${n}$\nor ${m}$",
+        f"{LEAD}Answer: ${n}$\nor ${m}$",
         _boxed(f"{n} \\lor {m}"),
         _boxed(f"{n} \\vee {m}"),
         _boxed(f"{n} \\text{{ or }} {m}"),
         _boxed(f"{n}, {m}"),
         _boxed(f"{n}/{m}" if "frac" not in n else f"{n} \\text{{ or maybe }} {m}"),
-        f"{_LEAD}The answer is ${n}$ versus ${m}$.",
-        f"{_LEAD}The answer is ${n}$, else ${m}$.",
-        f"{_LEAD}The answer is either ${n}$ or ${m}$.",
-        f"{_LEAD}The answer is ${n}$ or maybe ${m}$.",
-        f"{_LEAD}The answer is ${n}$ vs ${m}$.",
-        f"{_LEAD}$\\boxed{{{n}}}$ or $\\boxed{{{m}}}$",
-        f"{_LEAD}$\\boxed{{{m}}}$ or $\\boxed{{{n}}}$",
-        f"{_LEAD}$\\boxed{{{n}}}$ (or possibly ${m}$).",
-        f"{_LEAD}The answer is ${n}$; ${m}$ would also work.",
-        f"{_LEAD}$\\boxed{{{n}}}$\n\nWait, that's wrong. I double counted one case,"
+        f"{LEAD}The answer is ${n}$ versus ${m}$.",
+        f"{LEAD}The answer is ${n}$, else ${m}$.",
+        f"{LEAD}The answer is either ${n}$ or ${m}$.",
+        f"{LEAD}The answer is ${n}$ or maybe ${m}$.",
+        f"{LEAD}The answer is ${n}$ vs ${m}$.",
+        f"{LEAD}$\\boxed{{{n}}}$ or $\\boxed{{{m}}}$",
+        f"{LEAD}$\\boxed{{{m}}}$ or $\\boxed{{{n}}}$",
+        f"{LEAD}$\\boxed{{{n}}}$ (or possibly ${m}$).",
+        f"{LEAD}The answer is ${n}$; ${m}$ would also work.",
+        f"{LEAD}$\\boxed{{{n}}}$\n\nWait, that's wrong. I double counted one case,"
         f" so it is actually ${m}$.",
-        f"{_LEAD}$\\boxed{{{n}}}$. Hmm, actually no: recomputing gives ${m}$.",
-        f"{_LEAD}The answer is ${n}$. Wait, I made an error; the correct value is ${m}$.",
-        f"{_LEAD}First I get $\\boxed{{{n}}}$, but checking again I get $\\boxed{{{m}}}$.",
-        f"{_LEAD}Answer: ${n}$ (or ${m}$ if we count the empty case).",
+        f"{LEAD}$\\boxed{{{n}}}$. Hmm, actually no: recomputing gives ${m}$.",
+        f"{LEAD}The answer is ${n}$. Wait, I made an error; the correct value is ${m}$.",
+        f"{LEAD}First I get $\\boxed{{{n}}}$, but checking again I get $\\boxed{{{m}}}$.",
+        f"{LEAD}Answer: ${n}$ (or ${m}$ if we count the empty case).",
     ):
         _wrong("hedges", resp, n)
 
@@ -236,11 +236,11 @@ _EOS = (
     "<\uff5cend\u2581of\u2581sentence\uff5c>",
 )
 for eos in _EOS:
-    _wrong("eos", f"{_LEAD}$\\boxed{{7}}${eos}$\\boxed{{5}}$", "5")
-    _wrong("eos", f"{_LEAD}The answer is $7$.{eos}The answer is $5$.", "5")
-    _wrong("eos", f"{_LEAD}The answer is $7$.{eos}\n\nThe answer is $\\boxed{{5}}$.", "5")
-    _right("eos", f"{_LEAD}$\\boxed{{5}}${eos}", "5")
-    _right("eos", f"{_LEAD}The answer is $5$.{eos}", "5")
+    _wrong("eos", f"{LEAD}$\\boxed{{7}}${eos}$\\boxed{{5}}$", "5")
+    _wrong("eos", f"{LEAD}The answer is $7$.{eos}The answer is $5$.", "5")
+    _wrong("eos", f"{LEAD}The answer is $7$.{eos}\n\nThe answer is $\\boxed{{5}}$.", "5")
+    _right("eos", f"{LEAD}$\\boxed{{5}}${eos}", "5")
+    _right("eos", f"{LEAD}The answer is $5$.{eos}", "5")
 _wrong("eos", "<think>\nSo the answer is $\\boxed{5}$.", "5")
 _wrong("eos", "<think>\nSo the answer is $\\boxed{5}$.\n</think>\nThe answer is $\\boxed{7}$.", "5")
 _wrong("eos", "<think>\nI get $\\boxed{5}$ but I am not sure\n", "5")
@@ -554,15 +554,15 @@ for n in ("18", "42", "7", "1250", "3"):
         f"Janet has 16 eggs and eats 3, so 13 are left.\nShe sells them and earns more.\n#### {n}",
         n,
     )
-    _right("natural", f"{_LEAD}So the answer is {n}.", n)
-    _right("natural", f"{_LEAD}**Answer:** ${n}$", n)
-    _right("natural", f"{_LEAD}Answer: {n}", n)
-    _right("natural", f"{_LEAD}Thus, the answer is $\\boxed{{{n}}}$.", n)
-_right("natural", f"{_LEAD}We get $x = \\boxed{{4}}$.", "4")
-_right("natural", f"{_LEAD}The total is $\\boxed{{120}}$ ways.", "120")
-_right("natural", f"{_LEAD}So she has $\\boxed{{25}}\\%$ left.", "25\\%")
-_right("natural", f"{_LEAD}The area is $\\boxed{{15}}$ square centimeters.", "15")
-_right("natural", f"{_LEAD}The final answer is $\\boxed{{\\frac{{1}}{{2}}}}$.", "0.5")
+    _right("natural", f"{LEAD}So the answer is {n}.", n)
+    _right("natural", f"{LEAD}**Answer:** ${n}$", n)
+    _right("natural", f"{LEAD}Answer: {n}", n)
+    _right("natural", f"{LEAD}Thus, the answer is $\\boxed{{{n}}}$.", n)
+_right("natural", f"{LEAD}We get $x = \\boxed{{4}}$.", "4")
+_right("natural", f"{LEAD}The total is $\\boxed{{120}}$ ways.", "120")
+_right("natural", f"{LEAD}So she has $\\boxed{{25}}\\%$ left.", "25\\%")
+_right("natural", f"{LEAD}The area is $\\boxed{{15}}$ square centimeters.", "15")
+_right("natural", f"{LEAD}The final answer is $\\boxed{{\\frac{{1}}{{2}}}}$.", "0.5")
 
 # ================================================================================================
 # Wave 2: written after wave 1's rewards were seen (a policy adapts to what it is paid), before
@@ -588,7 +588,7 @@ for n in ("3", "5", "12"):
     ):
         _wrong("unit_words_w2", _boxed(f"{n} \\text{{ {word}}}"), n)
     _wrong("unit_words_w2", _boxed(f"{n}\\text{{k}}"), n)
-    _wrong("unit_words_w2", f"{_LEAD}So the answer is {n} grand.", n)
+    _wrong("unit_words_w2", f"{LEAD}So the answer is {n} grand.", n)
 for resp, gold in (
     ("5\\text{ kg}", "\\$5"),
     ("5\\text{ km}", "\\$5"),
@@ -775,9 +775,9 @@ for _i, (gold, spellings) in enumerate(_NATURAL_W2):
     for _j, spelling in enumerate(spellings):
         _right("natural_w2", _boxed(spelling), gold)
         _right("natural_w2", (_answer_is, _minerva)[(_i + _j) % 2](spelling), gold)
-_right("natural_w2", f"{_LEAD}The answer is 50 percent.", "50\\%")
-_right("natural_w2", f"{_LEAD}The answer is 8 hours.", "8 \\text{ hours}")
-_right("natural_w2", f"{_LEAD}So $\\boxed{{12.5}}$ dollars.", "\\$12.50")
+_right("natural_w2", f"{LEAD}The answer is 50 percent.", "50\\%")
+_right("natural_w2", f"{LEAD}The answer is 8 hours.", "8 \\text{ hours}")
+_right("natural_w2", f"{LEAD}So $\\boxed{{12.5}}$ dollars.", "\\$12.50")
 
 
 PROBES: tuple[Probe, ...] = tuple(_rows)
