@@ -780,6 +780,110 @@ _right("natural_w2", f"{LEAD}The answer is 8 hours.", "8 \\text{ hours}")
 _right("natural_w2", f"{LEAD}So $\\boxed{{12.5}}$ dollars.", "\\$12.50")
 
 
+# ================================================================================================
+# Wave 3: written after wave 2's rewards were seen, before wave 3 itself was sent. Families keep
+# the suffix `_w3`.
+# ================================================================================================
+
+# Count nouns in prose after the box or the marked value, not inside it.
+for n in ("4", "9"):
+    for word in ("halves", "quarters", "tenths", "dozen", "tens", "dimes", "score"):
+        _wrong("unit_words_w3", f"{LEAD}So the answer is $\\boxed{{{n}}}$ {word}.", n)
+        _wrong("unit_words_w3", f"{LEAD}The answer is {n} {word}.", n)
+        _wrong("unit_words_w3", f"{LEAD}The answer is ${n}$ {word}.", n)
+# A gold whose unit is a word: the words must be compared, not dropped.
+for resp, gold in (
+    ("10 \\text{ square miles}", "10 \\text{ square kilometers}"),
+    ("4 \\text{ cubic units}", "4 \\text{ square units}"),
+    ("6 \\text{ square inches}", "6 \\text{ cubic inches}"),
+    ("12 \\text{ square feet}", "12 \\text{ feet}"),
+    ("3 \\text{ minutes}", "3 \\text{ hours}"),
+    ("8 \\text{ girls}", "8 \\text{ boys}"),
+    ("5 \\text{ apples}", "\\$5"),
+    ("5\\%", "\\$5"),
+    ("90 \\text{ grad}", "90^\\circ"),
+    ("90 \\text{ rad}", "90^\\circ"),
+    ("20 \\text{ pounds}", "20 \\text{ kg}"),
+    ("15 \\text{ ounces}", "15 \\text{ grams}"),
+    ("2 \\text{ gallons}", "2 \\text{ liters}"),
+    ("7 \\text{ yards}", "7 \\text{ meters}"),
+    ("40 \\text{ seconds}", "40 \\text{ minutes}"),
+    ("3 \\text{ weeks}", "3 \\text{ months}"),
+):
+    _wrong("unit_words_w3", _boxed(resp), gold)
+    _wrong("unit_words_w3", _answer_is(resp), gold)
+
+# Multiple choice and text answers: hedges, negations, near misses.
+for resp, gold in (
+    ("\\text{(A) or (B)}", "\\text{(A)}"),
+    ("\\text{A, B}", "\\text{(A)}"),
+    ("\\text{A and B}", "\\text{(A)}"),
+    ("\\text{AB}", "\\text{(A)}"),
+    ("\\text{not (A)}", "\\text{(A)}"),
+    ("\\text{(B)}", "\\text{(A)}"),
+    ("A, C", "\\text{(A)}"),
+    ("\\text{yes and no}", "\\text{yes}"),
+    ("\\text{not yes}", "\\text{yes}"),
+    ("\\text{no}", "\\text{yes}"),
+    ("\\text{odd}", "\\text{even}"),
+    ("\\text{not even}", "\\text{even}"),
+    ("\\text{even or odd}", "\\text{even}"),
+    ("\\text{always}", "\\text{never}"),
+    ("\\text{one solution}", "\\text{no solution}"),
+    ("\\text{true}", "\\text{false}"),
+):
+    _wrong("text_w3", _boxed(resp), gold)
+    _wrong("text_w3", _answer_is(resp), gold)
+
+# Pairs and tuples against sets and listings, other spellings; supersets and subsets.
+for resp, gold in (
+    ("(3, 1, 2)", "\\{1, 2, 3\\}"),
+    ("(5, 5)", "\\{5\\}"),
+    ("(2,3)", "2, 3"),
+    ("\\left(-2, 2\\right)", "-2, 2"),
+    ("(-2, 2)", "\\pm 2"),
+    ("(1,2)", "x = 1, x = 2"),
+    ("1, 2, 3", "1, 2"),
+    ("1", "1, 2"),
+    ("\\{1, 2, 3\\}", "\\{1, 2\\}"),
+    ("3 \\times 10^{-8}", "3 \\times 10^{8}"),
+    ("3e-8", "3 \\times 10^{8}"),
+    ("30 \\times 10^{8}", "3 \\times 10^{8}"),
+):
+    _wrong("kinds_w3", _boxed(resp), gold)
+    _wrong("kinds_w3", _answer_is(resp), gold)
+
+# Unevaluated expressions against expressions.
+for resp, gold in (
+    ("x^2 + x^2", "2x^2"),
+    ("\\frac{2x}{2}", "x"),
+    ("2(x+1) - 2", "2x"),
+    ("(x^2)^3", "x^6"),
+    ("\\frac{x^5}{x^2}", "x^3"),
+    ("3 \\cdot 2x", "6x"),
+    ("\\frac{x}{2} + \\frac{x}{2}", "x"),
+):
+    _wrong("unevaluated_w3", _boxed(resp), gold)
+    _wrong("unevaluated_w3", _answer_is(resp), gold)
+
+# More natural right answers.
+for gold, spellings in (
+    ("\\text{(A)}", ("A", "(A)", "\\text{A}", "\\textbf{(A)}")),
+    ("\\text{yes}", ("\\text{Yes}", "\\text{yes}")),
+    ("3 \\times 10^{8}", ("3 \\times 10^8", "3\\cdot 10^{8}", "300000000")),
+    ("\\text{even}", ("\\text{even}",)),
+    ("1, 2", ("x = 1, 2", "x=1 \\text{ or } x=2", "\\{1, 2\\}")),
+    ("-2, 2", ("\\pm 2", "x = \\pm 2", "2, -2")),
+    ("2x^2", ("2x^2", "2 x^{2}")),
+    ("\\frac{9}{4}", ("\\frac94", "2.25", "9/4")),
+    ("7 \\text{ hours}", ("7\\text{ hours}", "7", "7 \\text{ hrs}")),
+    ("\\$5", ("\\$5", "5", "\\$5.00", "5 \\text{ dollars}")),
+):
+    for spelling in spellings:
+        _right("natural_w3", _boxed(spelling), gold)
+        _right("natural_w3", _answer_is(spelling), gold)
+
+
 PROBES: tuple[Probe, ...] = tuple(_rows)
 
 
