@@ -37,7 +37,7 @@ Key = tuple[str, str, str | None]
 
 
 # Rows that fail today (row -> what came back), run as strict xfails. Found by the first run
-# of the table (2026-12-07, branch blind27 at 9285320).
+# of each wave (2026-12-07, branch blind27; the last at 565bc4e).
 KNOWN_FAILURES: dict[Key, str] = {
     (
         LEAD + "Therefore, the final answer is $\\boxed{3 \\text{ halves}}$.",
@@ -619,6 +619,220 @@ KNOWN_FAILURES: dict[Key, str] = {
         "1, 2",
         None,
     ): "kinds_w2: wrong, paid 1.0 ((1, 2) against {1, 2})",
+    (
+        LEAD + "So the answer is $\\boxed{4}$ halves.",
+        "4",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (LEAD + "The answer is $4$ halves.", "4", None): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (
+        LEAD + "So the answer is $\\boxed{4}$ quarters.",
+        "4",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (
+        LEAD + "The answer is $4$ quarters.",
+        "4",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (
+        LEAD + "So the answer is $\\boxed{4}$ tenths.",
+        "4",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (LEAD + "The answer is $4$ tenths.", "4", None): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (
+        LEAD + "So the answer is $\\boxed{4}$ tens.",
+        "4",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (LEAD + "The answer is $4$ tens.", "4", None): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (
+        LEAD + "So the answer is $\\boxed{4}$ dimes.",
+        "4",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (LEAD + "The answer is $4$ dimes.", "4", None): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (
+        LEAD + "So the answer is $\\boxed{9}$ halves.",
+        "9",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (LEAD + "The answer is $9$ halves.", "9", None): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (
+        LEAD + "So the answer is $\\boxed{9}$ quarters.",
+        "9",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (
+        LEAD + "The answer is $9$ quarters.",
+        "9",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (
+        LEAD + "So the answer is $\\boxed{9}$ tenths.",
+        "9",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (LEAD + "The answer is $9$ tenths.", "9", None): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (
+        LEAD + "So the answer is $\\boxed{9}$ tens.",
+        "9",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (LEAD + "The answer is $9$ tens.", "9", None): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (
+        LEAD + "So the answer is $\\boxed{9}$ dimes.",
+        "9",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (LEAD + "The answer is $9$ dimes.", "9", None): "unit_words_w3: wrong, paid 1.0 (9 against 9)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{10 \\text{ square miles}}$.",
+        "10 \\text{ square kilometers}",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (10 against 10)",
+    (
+        LEAD + "The answer is $10 \\text{ square miles}$.",
+        "10 \\text{ square kilometers}",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (10 against 10)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{4 \\text{ cubic units}}$.",
+        "4 \\text{ square units}",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (
+        LEAD + "The answer is $4 \\text{ cubic units}$.",
+        "4 \\text{ square units}",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (4 against 4)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{6 \\text{ square inches}}$.",
+        "6 \\text{ cubic inches}",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (6 against 6)",
+    (
+        LEAD + "The answer is $6 \\text{ square inches}$.",
+        "6 \\text{ cubic inches}",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (6 against 6)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{5 \\text{ apples}}$.",
+        "\\$5",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (5 against 5)",
+    (
+        LEAD + "The answer is $5 \\text{ apples}$.",
+        "\\$5",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (5 against 5)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{5\\%}$.",
+        "\\$5",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (5% against 5)",
+    (LEAD + "The answer is $5\\%$.", "\\$5", None): "unit_words_w3: wrong, paid 1.0 (5% against 5)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{90 \\text{ rad}}$.",
+        "90^\\circ",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (90 against 90)",
+    (
+        LEAD + "The answer is $90 \\text{ rad}$.",
+        "90^\\circ",
+        None,
+    ): "unit_words_w3: wrong, paid 1.0 (90 against 90)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{(3, 1, 2)}$.",
+        "\\{1, 2, 3\\}",
+        None,
+    ): "kinds_w3: wrong, paid 1.0 ((3, 1, 2) against {1, 2, 3})",
+    (
+        LEAD + "The answer is $(3, 1, 2)$.",
+        "\\{1, 2, 3\\}",
+        None,
+    ): "kinds_w3: wrong, paid 1.0 ((3, 1, 2) against {1, 2, 3})",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{(2,3)}$.",
+        "2, 3",
+        None,
+    ): "kinds_w3: wrong, paid 1.0 ((2, 3) against {2, 3})",
+    (
+        LEAD + "The answer is $(2,3)$.",
+        "2, 3",
+        None,
+    ): "kinds_w3: wrong, paid 1.0 ((2, 3) against {2, 3})",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{\\left(-2, 2\\right)}$.",
+        "-2, 2",
+        None,
+    ): "kinds_w3: wrong, paid 1.0 ((-2, 2) against {-2, 2})",
+    (
+        LEAD + "The answer is $\\left(-2, 2\\right)$.",
+        "-2, 2",
+        None,
+    ): "kinds_w3: wrong, paid 1.0 ((-2, 2) against {-2, 2})",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{(-2, 2)}$.",
+        "\\pm 2",
+        None,
+    ): "kinds_w3: wrong, paid 1.0 ((-2, 2) against {-2, 2})",
+    (
+        LEAD + "The answer is $(-2, 2)$.",
+        "\\pm 2",
+        None,
+    ): "kinds_w3: wrong, paid 1.0 ((-2, 2) against {-2, 2})",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{x^2 + x^2}$.",
+        "2x^2",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (2*x**2 against 2*x**2)",
+    (
+        LEAD + "The answer is $x^2 + x^2$.",
+        "2x^2",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (2*x**2 against 2*x**2)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{\\frac{2x}{2}}$.",
+        "x",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (x against x)",
+    (
+        LEAD + "The answer is $\\frac{2x}{2}$.",
+        "x",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (x against x)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{2(x+1) - 2}$.",
+        "2x",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (2*x against 2*x)",
+    (
+        LEAD + "The answer is $2(x+1) - 2$.",
+        "2x",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (2*x against 2*x)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{3 \\cdot 2x}$.",
+        "6x",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (6*x against 6*x)",
+    (
+        LEAD + "The answer is $3 \\cdot 2x$.",
+        "6x",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (6*x against 6*x)",
+    (
+        LEAD + "Therefore, the final answer is $\\boxed{\\frac{x}{2} + \\frac{x}{2}}$.",
+        "x",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (x against x)",
+    (
+        LEAD + "The answer is $\\frac{x}{2} + \\frac{x}{2}$.",
+        "x",
+        None,
+    ): "unevaluated_w3: wrong, paid 1.0 (x against x)",
 }
 
 
