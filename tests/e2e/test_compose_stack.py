@@ -13,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from tests.e2e.compose import ComposeProject, docker_lines
+from tests.support.compose import ComposeProject, docker_lines
 from tests.support.http import verdicts
 
 pytestmark = [pytest.mark.e2e, pytest.mark.docker, pytest.mark.slow, pytest.mark.timeout(1800)]
