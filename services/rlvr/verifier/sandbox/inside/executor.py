@@ -50,7 +50,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from rlvr.verifier.sandbox.inside.fds import read_exact, write_all
 from rlvr.verifier.sandbox.inside.jobs import JobRunner
@@ -59,7 +59,7 @@ from rlvr.verifier.sandbox.inside.supervisor import Supervisor
 from rlvr.verifier.sandbox.inside.wipe import wipe_dir
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT
 from rlvr.verifier.sandbox.wire.frames import HEADER, body_size, decode_body, encode_frame
-from rlvr.verifier.sandbox.wire.protocol import Job
+from rlvr.verifier.sandbox.wire.protocol import JobResult, decode_job
 
 
 def main(config: dict[str, Any]) -> None:
@@ -92,16 +92,29 @@ def main(config: dict[str, Any]) -> None:
         job = read_frame()
         if job is None:
             return
-        try:
-            result = runner.run_job(cast(Job, job))
-        except Exception as exc:
-            result = {"id": job.get("id"), "fault": f"{type(exc).__name__}: {exc}"[:1000]}
-        # any anomaly retires the container: what it means was cleaned up, but it was hostile
-        result["healthy"] = (
-            supervisor.zygote.is_alive and supervisor.is_clean and not result.get("anomalies")
-        )
-        send_frame(result)
+        send_frame(answer(runner, job))
         supervisor.between_jobs()
+
+
+def answer(runner: JobRunner, message: dict[str, Any]) -> JobResult:
+    """PID 1's answer to one frame from the host: the job's result, or a `fault` when PID 1
+    failed on it before judging it (a malformed job, a bug of its own: the verifier's error,
+    which the host does not retry, `sandbox/host/backend.py`); `healthy` False when the
+    container must take no other job."""
+    try:
+        result = runner.run_job(decode_job(message))
+    except Exception as exc:
+        job_id = message.get("id")
+        result = {
+            "id": job_id if type(job_id) is str else None,
+            "fault": f"{type(exc).__name__}: {exc}"[:1000],
+        }
+    supervisor = runner.supervisor
+    # any anomaly retires the container: what it means was cleaned up, but it was hostile
+    result["healthy"] = (
+        supervisor.zygote.is_alive and supervisor.is_clean and not result.get("anomalies")
+    )
+    return result
 
 
 def read_frame() -> dict[str, Any] | None:

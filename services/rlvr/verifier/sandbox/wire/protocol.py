@@ -14,9 +14,20 @@ it may have forged): these types describe what the executor *sends*, not what th
 
 # (No `from __future__ import annotations`: `decode_run_report` reads the shapes' required and
 # optional keys at run time, which Python 3.11 gets wrong for string annotations.)
+import types
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Literal, NotRequired, TypedDict, cast, get_args
+from typing import (
+    Literal,
+    NotRequired,
+    TypedDict,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 # -- host -> executor
 
@@ -423,3 +434,94 @@ def decode_run_report(obj: object) -> RunReport:
     if kind == "skipped":
         return cast(SkippedReport, {**obj, "reason": SkipReason(obj["reason"])})
     return cast(RunReport, obj)
+
+
+# -- reading a job (executor side)
+
+# How deep a job's declared types nest (Job > tests > a test's fields): a bound for the reader.
+_MAX_TYPE_DEPTH = 8
+
+
+def _type_wrong(value: object, declared: object, where: str, depth: int = 0) -> str | None:
+    """None when `value` (parsed JSON) is of the `declared` type of this module's messages
+    (a scalar, `X | None`, `list[X]`, `dict[str, X]`, a Literal, a TypedDict, a union of
+    TypedDicts); else what is wrong, at `where`. A float field takes an int (JSON's `5`)."""
+    if depth > _MAX_TYPE_DEPTH:
+        raise TypeError(f"{where}: declared types nest deeper than {_MAX_TYPE_DEPTH}")
+    origin = get_origin(declared)
+    if origin is Union or origin is types.UnionType:
+        arms = get_args(declared)
+        if any(_type_wrong(value, arm, where, depth + 1) is None for arm in arms):
+            return None
+        shapes = [arm for arm in arms if is_typeddict(arm)]
+        if shapes and type(value) is dict:  # the arm its tag names says what is wrong
+            for shape in shapes:
+                tag = get_type_hints(shape).get("kind")
+                if tag is not None and value.get("kind") in get_args(tag):
+                    return _type_wrong(value, shape, where, depth + 1)
+            return f"{where} has no known kind"
+        return f"{where} is not {' | '.join(_type_name(arm) for arm in arms)}"
+    if origin is Literal:
+        allowed = get_args(declared)
+        if any(type(value) is type(choice) and value == choice for choice in allowed):
+            return None
+        return f"{where} is not one of {', '.join(map(repr, allowed))}"
+    if origin is list:
+        if type(value) is not list:
+            return f"{where} is not a list"
+        (item,) = get_args(declared)
+        for index, element in enumerate(value):
+            wrong = _type_wrong(element, item, f"{where}[{index}]", depth + 1)
+            if wrong is not None:
+                return wrong
+        return None
+    if origin is dict:
+        if type(value) is not dict:
+            return f"{where} is not an object"
+        _, item = get_args(declared)
+        for key, element in value.items():
+            wrong = _type_wrong(element, item, f"{where}[{str(key)[:40]!r}]", depth + 1)
+            if wrong is not None:
+                return wrong
+        return None
+    if is_typeddict(declared):
+        return _typeddict_wrong(value, cast(type, declared), where, depth + 1)
+    if declared is float:
+        ok = type(value) in (int, float)
+    elif declared is type(None):
+        ok = value is None
+    else:  # str, int, bool: exactly (a bool is not an int here)
+        ok = type(value) is declared
+    return None if ok else f"{where} is not {_type_name(declared)}"
+
+
+def _typeddict_wrong(value: object, shape: type, where: str, depth: int) -> str | None:
+    if type(value) is not dict:
+        return f"{where} is not an object"
+    required: frozenset[str] = shape.__required_keys__  # type: ignore[attr-defined]
+    hints = get_type_hints(shape)  # NotRequired stripped: the field's own type
+    missing = required - value.keys()
+    if missing:
+        return f"{where} lacks {', '.join(sorted(missing))}"
+    for name, element in value.items():
+        if name not in hints:
+            return f"{where} has an unknown field {str(name)[:40]!r}"
+        wrong = _type_wrong(element, hints[name], f"{where}.{name}", depth)
+        if wrong is not None:
+            return wrong
+    return None
+
+
+def _type_name(declared: object) -> str:
+    return getattr(declared, "__name__", None) or str(declared)
+
+
+def decode_job(obj: object) -> Job:
+    """A job as the host sent it (parsed JSON), checked against `Job` and every type it
+    declares: the fields, their types, each test's shape by its `kind`. ValueError otherwise,
+    naming the first wrong field: the executor answers it as a `fault` (the host's own
+    error, never the candidate's), instead of failing somewhere inside the job."""
+    wrong = _type_wrong(obj, Job, "job")
+    if wrong is not None:
+        raise ValueError(f"a malformed job: {wrong}")
+    return cast(Job, obj)
