@@ -52,6 +52,7 @@ import signal
 from collections.abc import Mapping
 from typing import Any
 
+from rlvr.verifier.sandbox.inside.artefacts import KEPT_ARTEFACTS, KEPT_BYTES, ArtefactStore
 from rlvr.verifier.sandbox.inside.fds import read_exact, write_all
 from rlvr.verifier.sandbox.inside.jobs import JobRunner
 from rlvr.verifier.sandbox.inside.procs import set_non_dumpable
@@ -59,10 +60,10 @@ from rlvr.verifier.sandbox.inside.supervisor import Supervisor
 from rlvr.verifier.sandbox.inside.wipe import wipe_dir
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT
 from rlvr.verifier.sandbox.wire.frames import HEADER, body_size, decode_body, encode_frame
-from rlvr.verifier.sandbox.wire.protocol import JobResult, decode_job
+from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig, JobResult, decode_job
 
 
-def main(config: dict[str, Any]) -> None:
+def main(config: ExecutorConfig) -> None:
     """Serve jobs until stdin closes (the host went away: the container then exits)."""
     if os.getpid() != 1:  # it stops and kills every process it can signal: never on a host
         raise SystemExit("the executor only runs as PID 1 of a sandbox container")
@@ -86,7 +87,10 @@ def main(config: dict[str, Any]) -> None:
             "job_namespaces_error": supervisor.namespaces_error,
         }
     )
-    runner = JobRunner(supervisor)
+    kept = ArtefactStore(
+        config.get("kept_artefacts", KEPT_ARTEFACTS), config.get("kept_artefact_bytes", KEPT_BYTES)
+    )
+    runner = JobRunner(supervisor, kept)
     supervisor.between_jobs()
     while True:
         job = read_frame()

@@ -32,6 +32,19 @@ from typing import (
 # -- host -> executor
 
 
+class ExecutorConfig(TypedDict):
+    """What PID 1 is told once, at its start (the container's settings it applies itself)."""
+
+    output_limit_bytes: int  # captured stdout/stderr kept per run
+    is_launcher_enabled: bool
+    job_namespaces: str  # preferred | required | off
+    tmpfs_mb: int
+    # the compiled artefacts PID 1 keeps between jobs (`inside/artefacts.py`): how many, and
+    # their bytes together; it reports the keys it holds (`JobResult.artefact_keys`)
+    kept_artefacts: int
+    kept_artefact_bytes: int
+
+
 class Limits(TypedDict):
     """Per-run limits (wall deadline, address space, file size, processes)."""
 
