@@ -1,6 +1,6 @@
 """SandboxFusion's request -> our sandbox job, and the executor's run report -> its answer (pure).
 
-The job is the code domain's (`harness.build_job`, its limits and caps): one stdio test whose
+The job is the code domain's (`job_builder.build_job`, its limits and caps): one stdio test whose
 stdin is the request's, nothing expected (a run, not a judgement). What comes back is mapped
 to SandboxFusion's statuses with `/code`'s reading of a run (`check.run_failure`: time, output,
 memory, crash), so a memory kill is told apart from a crash the same way on both endpoints.

@@ -486,7 +486,7 @@ class Supervisor:
 
     # -- one run
 
-    def prepare_dir(self, files: dict[str, bytes], executable: str | None = None) -> str:
+    def prepare_dir(self, files: dict[str, bytes]) -> str:
         if not self.is_clean:
             raise ContainerDirty("not run: the sandbox could not be cleaned after this program")
         work = os.path.join(self.work_root, "w")
