@@ -37,7 +37,7 @@ from rlvr.verifier.sandbox.host.engine_seccomp import engine_security_opt
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, bootstrap_payload
 from rlvr.verifier.sandbox.wire.frames import encode_frame, take_frame
-from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig, Job, JobResult
+from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig, ExecutorReady, Job, JobResult
 
 log = logging.getLogger(__name__)
 
@@ -235,8 +235,9 @@ class DockerBackend:
             stream = await _AttachStream.open(self.socket, container_id)
             await asyncio.to_thread(self._start, container_id)
             await stream.send(self._payload)
-            ready = await asyncio.wait_for(stream.read_frame(), self.settings.start_timeout_s)
-            if not ready.get("ready"):
+            frame = await asyncio.wait_for(stream.read_frame(), self.settings.start_timeout_s)
+            ready = cast(ExecutorReady, frame)
+            if ready.get("ready") is not True:
                 raise SandboxUnavailable(f"sandbox {name} did not become ready: {ready}")
         except BaseException as exc:
             if stream is not None:

@@ -60,7 +60,12 @@ from rlvr.verifier.sandbox.inside.supervisor import Supervisor
 from rlvr.verifier.sandbox.inside.wipe import wipe_dir
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT
 from rlvr.verifier.sandbox.wire.frames import HEADER, body_size, decode_body, encode_frame
-from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig, JobResult, decode_job
+from rlvr.verifier.sandbox.wire.protocol import (
+    ExecutorConfig,
+    ExecutorReady,
+    JobResult,
+    decode_job,
+)
 
 
 def main(config: ExecutorConfig) -> None:
@@ -74,19 +79,18 @@ def main(config: ExecutorConfig) -> None:
     try:
         supervisor = Supervisor(config)
     except Exception as exc:  # the host reports it: the container is not used
-        send_frame({"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]})
+        failed: ExecutorReady = {"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]}
+        send_frame(failed)
         return
-    launcher = supervisor.launcher is not None
-    send_frame(
-        {
-            "ready": True,
-            "pid": os.getpid(),
-            "zygote": supervisor.zygote.pid,
-            "launcher": launcher,
-            "job_namespaces": supervisor.has_job_namespaces,
-            "job_namespaces_error": supervisor.namespaces_error,
-        }
-    )
+    ready: ExecutorReady = {
+        "ready": True,
+        "pid": os.getpid(),
+        "zygote": supervisor.zygote.pid,
+        "launcher": supervisor.launcher is not None,
+        "job_namespaces": supervisor.has_job_namespaces,
+        "job_namespaces_error": supervisor.namespaces_error,
+    }
+    send_frame(ready)
     kept = ArtefactStore(
         config.get("kept_artefacts", KEPT_ARTEFACTS), config.get("kept_artefact_bytes", KEPT_BYTES)
     )

@@ -141,6 +141,18 @@ class Job(TypedDict):
 # -- executor -> host
 
 
+class ExecutorReady(TypedDict):
+    """PID 1's first frame, once: it is ready for jobs, or why it is not (`error`)."""
+
+    ready: bool
+    error: NotRequired[str]
+    pid: NotRequired[int]
+    zygote: NotRequired[int]  # the zygote's pid
+    launcher: NotRequired[bool]  # native runs start through the image's launcher
+    job_namespaces: NotRequired[bool]  # every job in fresh namespaces
+    job_namespaces_error: NotRequired[str | None]  # why not, where they were asked for
+
+
 class SkipReason(StrEnum):
     """Why PID 1 did not run a test (a code, never prose: the host words the verdict)."""
 
