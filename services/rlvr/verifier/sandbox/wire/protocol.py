@@ -395,7 +395,7 @@ _FIELD_CHECKS: dict[str, _Check] = {
     "files": _is_str_map,
     "replies": _is_replies,
     "verdict": _is_verdict,
-    "judge": lambda value: _fields_wrong(value, JudgeReport, _JUDGE_CHECKS) is None,
+    "judge": lambda value: _fields_wrong(value, JudgeReport, _JUDGE_CHECKS, "judge") is None,
     "reason": _is_reason,
     "detail": _is_str,
 }
@@ -423,22 +423,37 @@ _JUDGE_CHECKS: dict[str, _Check] = {
 }
 
 
-def _fields_wrong(obj: object, shape: type, checks: dict[str, _Check]) -> str | None:
+def _shape_wrong(
+    obj: object, shape: type, where: str, field_wrong: Callable[[str, object], str | None]
+) -> str | None:
     """None when `obj` is a dict with every required field of the TypedDict `shape`, no field
-    it does not declare, and each of the type `checks` says; else what is wrong."""
+    it does not declare, and each field as `field_wrong(name, value)` accepts (None); else
+    what is wrong, at `where`. (The one reader of both directions' messages.)"""
     if type(obj) is not dict:
-        return "is not an object"
+        return f"{where} is not an object"
     required: frozenset[str] = shape.__required_keys__  # type: ignore[attr-defined]
     declared: frozenset[str] = required | shape.__optional_keys__  # type: ignore[attr-defined]
     missing = required - obj.keys()
     if missing:
-        return f"lacks {', '.join(sorted(missing))}"
+        return f"{where} lacks {', '.join(sorted(missing))}"
     for name, value in obj.items():
         if name not in declared:
-            return f"has an unknown field {str(name)[:40]!r}"
-        if name != "kind" and not checks[name](value):
-            return f"has a malformed {name!r}"
+            return f"{where} has an unknown field {str(name)[:40]!r}"
+        wrong = field_wrong(name, value)
+        if wrong is not None:
+            return wrong
     return None
+
+
+def _fields_wrong(obj: object, shape: type, checks: dict[str, _Check], where: str) -> str | None:
+    """`_shape_wrong` with each field's type as `checks` says (the tag is the caller's)."""
+
+    def field_wrong(name: str, value: object) -> str | None:
+        if name == "kind" or checks[name](value):
+            return None
+        return f"{where} has a malformed {name!r}"
+
+    return _shape_wrong(obj, shape, where, field_wrong)
 
 
 def decode_run_report(obj: object) -> RunReport:
@@ -453,9 +468,9 @@ def decode_run_report(obj: object) -> RunReport:
     if shape is None:
         shown = repr(kind[:40]) if type(kind) is str else f"of type {type(kind).__name__}"
         raise ValueError(f"a run report of unknown kind {shown}")
-    wrong = _fields_wrong(obj, shape, _FIELD_CHECKS)
+    wrong = _fields_wrong(obj, shape, _FIELD_CHECKS, f"a run report of kind {kind!r}")
     if wrong is not None:
-        raise ValueError(f"a run report of kind {kind!r} {wrong}")
+        raise ValueError(wrong)
     if kind == "skipped":
         return cast(SkippedReport, {**obj, "reason": SkipReason(obj["reason"])})
     return cast(RunReport, obj)
@@ -521,20 +536,13 @@ def _type_wrong(value: object, declared: object, where: str, depth: int = 0) -> 
 
 
 def _typeddict_wrong(value: object, shape: type, where: str, depth: int) -> str | None:
-    if type(value) is not dict:
-        return f"{where} is not an object"
-    required: frozenset[str] = shape.__required_keys__  # type: ignore[attr-defined]
     hints = get_type_hints(shape)  # NotRequired stripped: the field's own type
-    missing = required - value.keys()
-    if missing:
-        return f"{where} lacks {', '.join(sorted(missing))}"
-    for name, element in value.items():
-        if name not in hints:
-            return f"{where} has an unknown field {str(name)[:40]!r}"
-        wrong = _type_wrong(element, hints[name], f"{where}.{name}", depth)
-        if wrong is not None:
-            return wrong
-    return None
+    return _shape_wrong(
+        value,
+        shape,
+        where,
+        lambda name, element: _type_wrong(element, hints[name], f"{where}.{name}", depth),
+    )
 
 
 def _type_name(declared: object) -> str:
