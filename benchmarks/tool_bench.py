@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import aiohttp
 
-from tests.support.server import running_service
+from rlvr.verifier.testing import running_service
 
 PROGRAM = "print(sum(range(10)))\n"
 EXPECTED = "45\n"

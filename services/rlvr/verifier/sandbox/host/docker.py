@@ -37,7 +37,7 @@ from rlvr.verifier.sandbox.host.engine_seccomp import engine_security_opt
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, bootstrap_payload
 from rlvr.verifier.sandbox.wire.frames import encode_frame, take_frame
-from rlvr.verifier.sandbox.wire.protocol import Job, JobResult
+from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig, ExecutorReady, Job, JobResult
 
 log = logging.getLogger(__name__)
 
@@ -192,11 +192,13 @@ class DockerBackend:
             raise SandboxUnavailable(str(exc)) from exc
         self.pool_id = uuid.uuid4().hex[:12]
         self._client: docker.DockerClient | None = None
-        self._config = {
+        self._config: ExecutorConfig = {
             "output_limit_bytes": settings.output_limit_bytes,
             "is_launcher_enabled": settings.is_launcher_enabled,
             "job_namespaces": settings.job_namespaces,
             "tmpfs_mb": settings.tmpfs_mb,
+            "kept_artefacts": settings.kept_artefacts,
+            "kept_artefact_bytes": settings.kept_artefact_mb << 20,
         }
         self._payload = bootstrap_payload(self._config)
 
@@ -233,8 +235,9 @@ class DockerBackend:
             stream = await _AttachStream.open(self.socket, container_id)
             await asyncio.to_thread(self._start, container_id)
             await stream.send(self._payload)
-            ready = await asyncio.wait_for(stream.read_frame(), self.settings.start_timeout_s)
-            if not ready.get("ready"):
+            frame = await asyncio.wait_for(stream.read_frame(), self.settings.start_timeout_s)
+            ready = cast(ExecutorReady, frame)
+            if ready.get("ready") is not True:
                 raise SandboxUnavailable(f"sandbox {name} did not become ready: {ready}")
         except BaseException as exc:
             if stream is not None:

@@ -8,23 +8,14 @@ import logging
 
 import pytest
 
-from rlvr.schemas.ifeval import INSTRUCTION_KWARGS, normalize_kwargs
-from rlvr.verifier.domains.ifeval.judge import check_one, loose_variants
+from rlvr.schemas.ifeval import INSTRUCTION_KWARGS
+from rlvr.verifier.domains.ifeval.judge import loose_variants
 from rlvr.verifier.domains.ifeval.registry import CHECKERS
 from tests.rlvr.verifier.domains.ifeval.cases import CASES, REFERENCE_DIFFERS, Case
 from tests.support.ifeval_corpus import corpus
-from tests.support.ifeval_reference import reference_check, registry
+from tests.support.ifeval_reference import ours, reference_check, registry
 
 logging.getLogger().setLevel(logging.CRITICAL)  # the reference logs every langdetect failure
-
-
-def ours(instruction_id: str, kwargs: dict, response: str) -> tuple[bool, bool]:
-    normalized = normalize_kwargs(instruction_id, kwargs)
-    strict = (
-        bool(response.strip()) and check_one(instruction_id, response, normalized, [response]).met
-    )
-    loose = check_one(instruction_id, response, normalized, loose_variants(response)).met
-    return strict, loose
 
 
 IFEVAL_GROUPS = (
