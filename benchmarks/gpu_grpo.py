@@ -269,7 +269,7 @@ def tool_run(plan: Plan, out: Path, train: list[TaskRecord], has_cuda: bool) -> 
             preflight_tools(service.url)
         except (RuntimeError, UsageError) as exc:  # no Docker, no sandbox image, no sessions
             return {"skipped": f"{exc} (see {service.log.name})"}
-        prompts = [r.prompt for r in train[:32]]
+        prompts = [r.prompt for r in train[:32] if isinstance(r.prompt, list)]
         model = tool_calling_tiny_model(tools_dir / "init", prompts)
         budget = TimeBudget(plan.tool_budget_s)
         started = time.perf_counter()

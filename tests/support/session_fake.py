@@ -55,7 +55,11 @@ def run_cell(namespace: dict[str, Any], code: str) -> CellResult:
     error: str | None = None
     try:
         tree = ast.parse(code, mode="exec")
-        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        last = tree.body[-1] if tree.body else None
+        if isinstance(last, ast.Expr):
+            tree.body.pop()
+        else:
+            last = None
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             exec(compile(tree, "<cell>", "exec"), namespace)
             if last is not None:
