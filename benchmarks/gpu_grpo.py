@@ -255,6 +255,7 @@ def tool_run(plan: Plan, out: Path, train: list[TaskRecord], has_cuda: bool) -> 
     from trl import GRPOConfig
 
     from rlvr_train.config import DataArguments, ModelArguments, RewardArguments
+    from rlvr_train.data import to_rows
     from rlvr_train.errors import UsageError
     from rlvr_train.grpo import run_grpo
     from rlvr_train.tools import preflight_tools
@@ -269,7 +270,7 @@ def tool_run(plan: Plan, out: Path, train: list[TaskRecord], has_cuda: bool) -> 
             preflight_tools(service.url)
         except (RuntimeError, UsageError) as exc:  # no Docker, no sandbox image, no sessions
             return {"skipped": f"{exc} (see {service.log.name})"}
-        prompts = [r.prompt for r in train[:32] if isinstance(r.prompt, list)]
+        prompts = [row["prompt"] for row in to_rows(train[:32], None)]  # as GRPO renders them
         model = tool_calling_tiny_model(tools_dir / "init", prompts)
         budget = TimeBudget(plan.tool_budget_s)
         started = time.perf_counter()
