@@ -98,6 +98,7 @@ def test_grpo_tool_calls_are_made_and_answered_by_python_sessions_FAKE(
 
 
 @pytest.mark.slow
+@pytest.mark.docker
 def test_grpo_tool_calls_are_made_and_answered_on_the_live_service(
     tool_model: Path, tool_task: Path, tmp_path: Path, sandbox_url: str
 ) -> None:
