@@ -81,6 +81,7 @@ def assert_calls_were_made_and_answered(out: Path) -> None:
     assert all(c["name"] == "python" for c in calls)
     assert all(c["answer"] == "42" for c in written), calls  # run by a session, answered
     metrics = tool_metrics(out)
+    print(f"tool calls in samples: {len(calls)}, answered 42: {len(written)}; {metrics}")
     assert metrics["tools/call_frequency"] > 0 and metrics["tools/failure_frequency"] == 0.0
 
 
