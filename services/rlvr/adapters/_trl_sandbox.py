@@ -20,9 +20,6 @@ from rlvr.client import ConfigurationError, Session, VerifierClient
 
 log = logging.getLogger(__name__)
 
-# The limits a session is opened with (`VerifierClient.session`'s keyword arguments).
-SESSION_OPTIONS = ("memory_mb", "timeout_s", "idle_ttl_s", "max_lifetime_s", "setup_code")
-
 
 def _close_quietly(session: Session) -> None:
     """Close a session when its environment is reset or dropped; never raises (at interpreter
