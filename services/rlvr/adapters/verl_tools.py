@@ -106,7 +106,8 @@ class PythonSessionTool(BaseTool):
         self, instance_id: str | None = None, **kwargs: Any
     ) -> tuple[str, ToolResponse]:
         """A new instance; its session is opened on its first `execute` (an instance that is
-        never executed costs nothing on the service)."""
+        never executed costs nothing on the service), with the `setup_code` and `files` of
+        `create_kwargs` (verl passes a sample's `tools_kwargs[name]["create_kwargs"]`)."""
         instance_id = instance_id or str(uuid4())
         self._instances[instance_id] = dict(kwargs.get("create_kwargs") or {})
         return instance_id, ToolResponse()
@@ -129,7 +130,7 @@ class PythonSessionTool(BaseTool):
                 if slot.session is not None:
                     await slot.session.close()
                     slot.has_ended = True
-                slot.session = await self._client().session(**self.session_options)
+                slot.session = await self._client().session(**self._options_for(instance_id))
                 notice = RESTARTED + "\n" if slot.has_ended else ""
             result = await slot.session.run(code)
         except VerifierClientError as exc:
@@ -153,6 +154,13 @@ class PythonSessionTool(BaseTool):
             slot = self._slots.pop(instance_id, None)
             if slot is not None and slot.session is not None:
                 await slot.session.close()
+
+    def _options_for(self, instance_id: str) -> dict[str, Any]:
+        """The tool's session options, with the sample's own `setup_code` or `files` when its
+        `tools_kwargs` gave them (`create_kwargs`: e.g. the data a problem's code should read)."""
+        sample = self._instances.get(instance_id, {})
+        extra = {k: sample[k] for k in ("setup_code", "files") if sample.get(k) is not None}
+        return {**self.session_options, **extra}
 
     def _key(self, instance_id: str, agent_data: Any) -> str:
         if self.scope == "trajectory":

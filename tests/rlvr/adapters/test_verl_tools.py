@@ -154,3 +154,16 @@ def test_an_unreachable_service_and_bad_arguments_are_text_not_exceptions(tmp_pa
     bad, down = asyncio.run(main())
     assert "must be a string" in bad
     assert down.startswith("Error: the Python sandbox is unavailable")
+
+
+def test_a_samples_create_kwargs_set_up_its_session(tmp_path, fake) -> None:
+    url, _ = fake
+    tool = load_tool(tmp_path, url)
+
+    async def main() -> str:
+        instance_id, _ = await tool.create(create_kwargs={"setup_code": "base = 40"})
+        response, _, _ = await tool.execute(instance_id, {"code": "base + 2"})
+        await tool.release(instance_id)
+        return str(response.text)
+
+    assert asyncio.run(main()) == "42"
