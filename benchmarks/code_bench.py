@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import httpx
 
 from rlvr.verifier.testing import running_service
-from tests.rlvr.verifier.domains.code.language_programs import ADD
+from tests.support.language_programs import ADD
 
 CODE = "def add(a, b):\n    return a + b\n"
 TESTS = ["assert add(1, 2) == 3", "assert add(-1, 1) == 0", "assert add(10, 5) == 15"]

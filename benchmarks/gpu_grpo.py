@@ -3,7 +3,9 @@
 A model built from a config (no checkpoint can travel) learns reasoning-gym arithmetic: SFT on
 worked solutions, then GRPO against `/math`. Prints held-out greedy accuracy of the initial
 model, after SFT and after GRPO; GRPO's step time and the share of it spent waiting for
-rewards. Writes `results.json`, both stages' metrics.jsonl and curves to $OUT.
+rewards. Writes `results.json`, both stages' metrics.jsonl and curves to $OUT. Then a short
+tool-use run (`--tools python`: GRPO whose rollouts call a Python session; `tool_run` in
+results.json), skipped with its reason where the Docker sandbox is missing.
 
     bash benchmarks/gpu_wheels.sh                   # here, once: wheels and data -> .gpu/
     bash benchmarks/gpu_grpo.sh                     # the real run (one GPU, ~5 min)
@@ -72,6 +74,11 @@ class Plan:
     sft_from: str = ""  # an SFT model folder: skip the model build and SFT, run GRPO from it
     max_completion_length: int = 48
     verifier_workers: int = 4
+    # The tool-use run (`--tools python`): GRPO whose rollouts call a Python session. 0: skip.
+    tool_steps: int = 20
+    tool_budget_s: float = 90.0
+    tool_prompts: int = 8
+    tool_generations: int = 8
 
     @classmethod
     def tiny(cls) -> Plan:
@@ -89,6 +96,9 @@ class Plan:
             grpo_warmup_steps=1,
             max_completion_length=24,
             verifier_workers=1,
+            tool_steps=1,
+            tool_prompts=2,
+            tool_generations=2,
         )
 
 
@@ -145,7 +155,7 @@ class TimeBudget(TrainerCallback):
 class LocalVerifier:
     """The verifier service (math only) under uvicorn on a free port, for the run's duration."""
 
-    def __init__(self, out: Path, workers: int) -> None:
+    def __init__(self, out: Path, workers: int, with_sandbox: bool = False) -> None:
         import socket
 
         with socket.socket() as sock:
@@ -154,11 +164,12 @@ class LocalVerifier:
         self.url = f"http://127.0.0.1:{self.port}"
         env = {
             **os.environ,
-            "VERIFIER_CODE__IS_ENABLED": "false",
+            "VERIFIER_CODE__IS_ENABLED": "true" if with_sandbox else "false",
+            "VERIFIER_CODE__POOL_SIZE": "2",
             "VERIFIER_LEAN__IS_ENABLED": "false",
             "VERIFIER_MATH__WORKERS": str(workers),
         }
-        self.log = (out / "verifier.log").open("w")
+        self.log = (out / ("verifier_tools.log" if with_sandbox else "verifier.log")).open("w")
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -233,6 +244,73 @@ def shared_args(out_dir: Path, steps: int, has_cuda: bool) -> dict[str, Any]:
 def mean_of(rows: list[dict], key: str) -> float | None:
     values = [r[key] for r in rows if isinstance(r.get(key), int | float)]
     return sum(values) / len(values) if values else None
+
+
+def tool_run(plan: Plan, out: Path, train: list[TaskRecord], has_cuda: bool) -> dict[str, Any]:
+    """GRPO with `--tools python` on TRL's tool loop: a fresh tiny tool-calling model, taught
+    one call by a few supervised steps (as tests/rlvr_train/test_tools.py does), then GRPO whose
+    rollouts call a Python session on a local service with the Docker sandbox; the reward is
+    `/math`. Measures what a tool call costs inside a step, not learning. Where the sandbox or
+    the session endpoints are missing, it is skipped with the reason, and the run goes on."""
+    from trl import GRPOConfig
+
+    from rlvr_train.config import DataArguments, ModelArguments, RewardArguments
+    from rlvr_train.data import to_rows
+    from rlvr_train.errors import UsageError
+    from rlvr_train.grpo import run_grpo
+    from rlvr_train.tools import preflight_tools
+    from tests.support.models import tool_calling_tiny_model
+
+    tools_dir = out / "tools"
+    tools_dir.mkdir(parents=True, exist_ok=True)
+    service = LocalVerifier(tools_dir, plan.verifier_workers, with_sandbox=True)
+    try:
+        try:
+            service.wait()
+            preflight_tools(service.url)
+        except (RuntimeError, UsageError) as exc:  # no Docker, no sandbox image, no sessions
+            return {"skipped": f"{exc} (see {service.log.name})"}
+        prompts = [row["prompt"] for row in to_rows(train[:32], None)]  # as GRPO renders them
+        model = tool_calling_tiny_model(tools_dir / "init", prompts)
+        budget = TimeBudget(plan.tool_budget_s)
+        started = time.perf_counter()
+        train_file = tools_dir / "train.jsonl"
+        write_jsonl(train_file, train[: max(plan.tool_prompts * plan.tool_steps, 8)])
+        run_grpo(
+            ModelArguments(model_name_or_path=str(model)),
+            DataArguments(datasets=[str(train_file)], system_prompt="", max_prompt_length=None),
+            RewardArguments(
+                reward_funcs=["math"], verifier_url=service.url, tools=["python"],
+                sample_every_steps=1,
+            ),
+            GRPOConfig(
+                per_device_train_batch_size=plan.tool_prompts * plan.tool_generations,
+                num_generations=plan.tool_generations,
+                learning_rate=plan.grpo_lr,
+                temperature=0.3,
+                max_completion_length=160,
+                max_tool_calling_iterations=1,
+                logging_steps=1,
+                gradient_checkpointing=False,
+                **shared_args(tools_dir / "grpo", plan.tool_steps, has_cuda),
+            ),
+            callbacks=[budget],
+        )  # fmt: skip
+    finally:
+        service.stop()
+    rows = [json.loads(x) for x in (tools_dir / "grpo" / "metrics.jsonl").read_text().splitlines()]
+    samples = (tools_dir / "grpo" / "samples.jsonl").read_text().splitlines()
+    calls = [c for line in samples for c in json.loads(line).get("tools", [])]
+    return {
+        "steps_done": budget.steps,
+        "seconds": time.perf_counter() - started,
+        "step_s": mean_of(rows, "timing/step_s"),
+        "generation_s_per_step": mean_of(rows, "timing/generation_s"),
+        "tool_calls_per_rollout": mean_of(rows, "tools/call_frequency"),
+        "tool_failure_share": mean_of(rows, "tools/failure_frequency"),
+        "calls_in_samples": len(calls),
+        "calls_answered_42": sum(1 for c in calls if c.get("answer") == "42"),
+    }
 
 
 def main() -> None:
@@ -389,6 +467,13 @@ def main() -> None:
         f"{100 * (share or 0):.1f}% of the step); "
         f"SFT {sft_s:.0f} s; total {results['total_seconds']:.0f} s"
     )
+    if plan.tool_steps > 0:  # after the main results are written: it cannot lose them
+        try:
+            results["tool_run"] = tool_run(plan, out, train, has_cuda)
+        except Exception as exc:  # unattended: record it and finish
+            results["tool_run"] = {"failed": f"{type(exc).__name__}: {exc}"}
+        (out / "results.json").write_text(json.dumps(results, indent=2))
+        print(f"\ntool-use run (--tools python): {json.dumps(results['tool_run'])}", flush=True)
 
 
 if __name__ == "__main__":

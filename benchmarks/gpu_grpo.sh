@@ -2,7 +2,9 @@
 # The GPU proof of the trainer, as ONE prepared run for a machine with one GPU and no network:
 # start the verifier (math only), build a model from a config, cold-start SFT on worked
 # solutions of reasoning-gym arithmetic, then GRPO; print held-out accuracy before/after each,
-# GRPO step time and the share of it spent waiting for rewards; results land in $OUT.
+# GRPO step time and the share of it spent waiting for rewards; then a short tool-use run
+# (GRPO with `--tools python`, rollouts calling Python sessions; needs Docker and the sandbox
+# image, else recorded as skipped with the reason); results land in $OUT.
 #
 #   bash benchmarks/gpu_wheels.sh          # here, once: wheels + problems -> .gpu/ (git-ignored)
 #   OUT=/tmp/out bash benchmarks/gpu_grpo.sh                     # on the GPU machine

@@ -74,8 +74,7 @@ def build_items(n: int, seed: int, ids: list[str] | None = None) -> list[dict[st
 
 def build_ifbench_items(n: int, seed: int) -> list[dict[str, Any]]:
     """`n` items of 1-3 of IFBench's 57 judged test families, from the corpus aimed at them."""
-    from tests.rlvr.verifier.domains.ifeval.test_ifbench import IFBENCH_IDS
-    from tests.support.ifbench_corpus import ifbench_corpus
+    from tests.support.ifbench_corpus import IFBENCH_IDS, ifbench_corpus
 
     rng = random.Random(seed)
     entries = list(ifbench_corpus(n * 3, IFBENCH_IDS, seed=seed))

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 import aiohttp
 import docker
 
-from tests.support.server import running_service
+from rlvr.verifier.testing import running_service
 
 PROGRAM = "print(sum(range(10)))\n"
 EXPECTED = "45\n"

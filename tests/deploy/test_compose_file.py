@@ -18,7 +18,7 @@ from tests.deploy.files import (
     env_example_module,
     environment_names,
 )
-from tests.e2e.compose import compose_command
+from tests.support.compose import compose_command
 from tests.support.docker_engine import docker_is_required
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.compose import REPO_ROOT, ComposeProject, compose_command
+from tests.support.compose import REPO_ROOT, ComposeProject, compose_command
 from tests.support.docker_engine import docker_is_required, require_docker_engine
 
 VERIFIER_IMAGE = "rlvr-verifier:e2e"

@@ -13,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from tests.e2e.compose import ComposeProject, docker_lines
+from tests.support.compose import ComposeProject, docker_lines
 from tests.support.http import verdicts
 
 pytestmark = [pytest.mark.e2e, pytest.mark.docker, pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -31,7 +31,7 @@ def url(stack: ComposeProject, path: str) -> str:
     return f"http://127.0.0.1:{stack.port}{path}"
 
 
-def post(
+def post_to_stack(
     stack: ComposeProject, path: str, items: list[dict], headers: dict[str, str] | None = None
 ) -> list[dict]:
     return verdicts(url(stack, ""), path, items, timeout_s=120, headers=headers)
@@ -63,7 +63,7 @@ def test_verifier_comes_up_healthy_non_root_on_loopback(stack: ComposeProject) -
 
 
 def test_math_verdicts_from_the_host(stack: ComposeProject) -> None:
-    results = post(
+    results = post_to_stack(
         stack,
         "/math",
         [
@@ -78,7 +78,7 @@ def test_math_verdicts_from_the_host(stack: ComposeProject) -> None:
 
 
 def test_code_runs_in_sibling_sandboxes_that_see_no_socket(stack: ComposeProject) -> None:
-    results = post(
+    results = post_to_stack(
         stack,
         "/code",
         [
@@ -124,7 +124,7 @@ def test_code_runs_in_sibling_sandboxes_that_see_no_socket(stack: ComposeProject
 
 
 def test_mixed_batch_through_verify(stack: ComposeProject) -> None:
-    results = post(
+    results = post_to_stack(
         stack,
         "/verify",
         [
@@ -146,7 +146,7 @@ def test_lean_without_a_toolchain_is_an_error_for_every_item(stack: ComposeProje
     answer comes before any pre-check work (issue 21, item 15), and `/health` says Lean is not
     offered rather than degraded."""
     statement = "theorem two : 1 + 1 = 2"
-    results = post(
+    results = post_to_stack(
         stack,
         "/lean",
         [
@@ -199,7 +199,7 @@ def test_production_override_requires_an_api_key(stack: ComposeProject) -> None:
     anonymous = httpx.post(url(stack, "/math"), json={"items": item}, timeout=60)
     assert anonymous.status_code == 401
     assert anonymous.json()["error"]["code"] == "unauthorized"
-    results = post(stack, "/math", item, headers={"X-API-Key": key["VERIFIER_API_KEY"]})
+    results = post_to_stack(stack, "/math", item, headers={"X-API-Key": key["VERIFIER_API_KEY"]})
     assert results[0]["status"] == "passed"
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rlvr_train.data import build_records, read_jsonl, to_rows
-from tests.rlvr.formats.fixtures import (
+from tests.support.format_fixtures import (
     ADD_PY,
     APPS_STDIO,
     CODECONTESTS,

@@ -12,7 +12,19 @@ from collections.abc import Callable, Iterator
 from itertools import pairwise
 from typing import Any
 
+from rlvr.schemas.ifeval import INSTRUCTION_KWARGS
 from tests.support.ifeval_corpus import ENGLISH, CorpusItem
+
+# IFBench's families that its own checkers judge (the rest need a model, or judge nothing)
+IFBENCH_IDS = sorted(
+    i
+    for i in INSTRUCTION_KWARGS
+    if i.startswith(("count:", "ratio:", "words:", "sentence:", "format:", "custom:", "repeat:"))
+    and i not in ("count:lowercase_counting", "count:counting_composition")
+    and i not in ("count:count_unique", "count:count_increment_word")
+    # its reference needs NLTK's tagger model, which is data not installable here
+    and i != "words:start_verb"
+)
 
 WORDS = [
     "and",

@@ -16,6 +16,8 @@ from typing import Any, NamedTuple
 
 import nltk.tokenize
 
+from rlvr.schemas.ifeval import normalize_kwargs
+from rlvr.verifier.domains.ifeval.judge import check_one, loose_variants
 from rlvr.verifier.domains.ifeval.language import warm_up
 from rlvr.verifier.domains.ifeval.text import sentence_tokenizer
 from rlvr.verifier.domains.ifeval.wordlists import ENGLISH_STOPWORDS
@@ -78,3 +80,13 @@ def reference_item(
         reference_check(i, k, response, prompt)
         for i, k in zip(instruction_ids, kwargs_list, strict=True)
     ]
+
+
+def ours(instruction_id: str, kwargs: dict, response: str) -> tuple[bool, bool]:
+    """Our checkers' (strict, loose) verdict, read the way the reference is read."""
+    normalized = normalize_kwargs(instruction_id, kwargs)
+    strict = (
+        bool(response.strip()) and check_one(instruction_id, response, normalized, [response]).met
+    )
+    loose = check_one(instruction_id, response, normalized, loose_variants(response)).met
+    return strict, loose

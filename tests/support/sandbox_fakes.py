@@ -141,7 +141,7 @@ class FakeSupervisor:
         """A job in the container's shared namespaces (the fake has no kernel to give it)."""
         yield
 
-    def prepare_dir(self, files: dict[str, bytes], executable: str | None = None) -> str:
+    def prepare_dir(self, files: dict[str, bytes]) -> str:
         if not self.is_clean:
             raise ContainerDirty("not run: the sandbox could not be cleaned after this program")
         return "/tmp/w"

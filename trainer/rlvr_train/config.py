@@ -148,6 +148,30 @@ class RewardArguments(VerifierArguments):
         default=None,
         metadata={"help": "Sequence-classification checkpoint used by the `reward_model` reward."},
     )
+    tools: list[str] = field(
+        default_factory=list,
+        metadata={
+            "help": "Tools the policy may call while it answers (GRPO, on TRL's tool loop): "
+            "`python`, a persistent Python interpreter per rollout (a session on the service). "
+            "A chat template TRL can parse tool calls from is set when the model's is not one; "
+            "TRL's `max_tool_calling_iterations` bounds the calls per rollout."
+        },
+    )
+    tools_url: str | None = field(
+        default=None,
+        metadata={"help": "Service the tool sessions go to (default: the verifier's URL)."},
+    )
+    tool_timeout_s: float = field(
+        default=10.0, metadata={"help": "Wall seconds per Python cell (capped by the service)."}
+    )
+    tool_memory_mb: int | None = field(
+        default=None,
+        metadata={"help": "Memory of a Python session in MB (default: the service's)."},
+    )
+    tool_max_chars: int = field(
+        default=2000,
+        metadata={"help": "Longest tool answer the policy sees (its middle is cut)."},
+    )
     sample_every_steps: int = field(
         default=10,
         metadata={

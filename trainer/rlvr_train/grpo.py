@@ -19,6 +19,7 @@ from rlvr_train.reporting import GENERATION_KEY, REWARDS_KEY, ReportCallback, qu
 from rlvr_train.rewards.mixing import build_reward_funcs, check_weights
 from rlvr_train.runs import prepare_init_kwargs, resume_target, save_policy, trainer_model_kwargs
 from rlvr_train.samples import SAMPLES_FILE, append_samples, sample_rows
+from rlvr_train.tools import check_tools, environment_factory, preflight_tools, with_tool_template
 
 
 class TimedGRPOTrainer(GRPOTrainer):
@@ -151,8 +152,10 @@ def prepare_model(
     data_args: DataArguments,
     work_dir: Path,
     records: list[TaskRecord] | None = None,
+    tool_calling: bool = False,
 ) -> tuple[str, list[TaskRecord]]:
-    """The training records and a loadable model path (built-ins materialised under work_dir)."""
+    """The training records and a loadable model path (built-ins materialised under work_dir;
+    `tiny` with ChatML and tool-call tokens when `tool_calling`)."""
     records = training_records(data_args) if records is None else records
     model_path = resolve_model(
         model_args.model_name_or_path,
@@ -162,6 +165,7 @@ def prepare_model(
         tiny_num_layers=model_args.tiny_num_layers,
         tiny_vocab_size=model_args.tiny_vocab_size,
         seed=data_args.dataset_seed,
+        tool_calling=tool_calling,
     )
     return model_path, records
 
@@ -179,6 +183,8 @@ def run_grpo(
     output_dir = Path(args.output_dir or "outputs/grpo")
     print(f"grpo: {describe()}", flush=True)
     records = training_records(data_args)
+    tools = check_tools(reward_args.tools)
+    tools_url = reward_args.tools_url or reward_args.verifier_url
     check_weights(reward_args.reward_funcs, args.reward_weights)
     reward_funcs = build_reward_funcs(
         reward_args.reward_funcs, reward_args.reward_model_name_or_path, reward_args.verifier_url
@@ -187,10 +193,25 @@ def run_grpo(
         reward_args.reward_funcs, records, data_args, reward_args.verifier_url,
         reward_args.preflight,
     )  # fmt: skip
-    model_path, records = prepare_model(model_args, data_args, output_dir, records)
+    if tools and reward_args.preflight:
+        line = preflight_tools(tools_url)
+        if is_main_process():
+            print(line, flush=True)
+    model_path, records = prepare_model(
+        model_args, data_args, output_dir, records, tool_calling=bool(tools)
+    )
     tokenizer = load_tokenizer(
         model_path, revision=model_args.model_revision, trust_remote_code=args.trust_remote_code
     )
+    tool_kwargs: dict[str, Any] = {}
+    if tools:
+        tokenizer, replaced = with_tool_template(tokenizer)
+        if replaced and is_main_process():
+            print("grpo: --tools: chat template set to TRL's Qwen2.5 (tool calls)", flush=True)
+        tool_kwargs["environment_factory"] = environment_factory(
+            tools_url, reward_args.tool_timeout_s, reward_args.tool_memory_mb,
+            reward_args.tool_max_chars,
+        )  # fmt: skip
     rows = prompt_rows(records, tokenizer, data_args.system_prompt, data_args.max_prompt_length)
     if is_main_process():
         dropped = len(records) - len(rows)
@@ -209,6 +230,7 @@ def run_grpo(
         processing_class=tokenizer,
         callbacks=[ReportCallback(output_dir), *(callbacks or [])],
         **trainer_model_kwargs(model_args),
+        **tool_kwargs,
     )
     quiet_trainer_logs(trainer)
     trainer.sample_every = reward_args.sample_every_steps

@@ -38,6 +38,10 @@ CHAT_TEMPLATE = (
 SPECIAL_TOKENS = ["<|pad|>", "<|endoftext|>", "<|unk|>", "<|system|>", "<|user|>", "<|assistant|>"]
 # Whole tokens for the answer markers, so a tiny model can emit them in one step.
 MARKER_TOKENS = ["\\boxed{", "<think>", "</think>", "```python", "```"]
+# A `tiny` model for tool calling: ChatML turns and Hermes tool-call tags as whole tokens, so
+# TRL's Qwen2.5 template (rlvr_train.tools) renders and parses its turns.
+TOOL_SPECIAL_TOKENS = ["<|im_start|>", "<|im_end|>"]
+TOOL_MARKER_TOKENS = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>"]
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
@@ -88,9 +92,13 @@ def dequantise_gguf(gguf_path: Path, out_dir: Path) -> Path:
     return out_dir
 
 
-def train_tiny_tokenizer(corpus: Iterable[str], vocab_size: int = 256) -> PreTrainedTokenizerBase:
+def train_tiny_tokenizer(
+    corpus: Iterable[str], vocab_size: int = 256, tool_calling: bool = False
+) -> PreTrainedTokenizerBase:
     """A small BPE tokenizer trained on `corpus`: digits and punctuation stay single characters,
-    words merge, spaces are kept, decoding concatenates exactly."""
+    words merge, spaces are kept, decoding concatenates exactly. With `tool_calling`, ChatML's
+    turn tokens (`<|im_end|>` ends a turn) and the tool-call tags are whole tokens, and the chat
+    template is the one `rlvr_train.tools` picks for tool calls."""
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -103,12 +111,22 @@ def train_tiny_tokenizer(corpus: Iterable[str], vocab_size: int = 256) -> PreTra
     alphabet = sorted({ch for text in texts for ch in text} | set("0123456789 \n+-*/=().,{}\\"))
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
-        special_tokens=SPECIAL_TOKENS,
+        special_tokens=SPECIAL_TOKENS + (TOOL_SPECIAL_TOKENS if tool_calling else []),
         initial_alphabet=alphabet,
         show_progress=False,
     )
     backend.train_from_iterator(texts, trainer=trainer)
-    backend.add_tokens(MARKER_TOKENS)
+    backend.add_tokens(MARKER_TOKENS + (TOOL_MARKER_TOKENS if tool_calling else []))
+    if tool_calling:
+        from rlvr_train.tools import tool_chat_template
+
+        return PreTrainedTokenizerFast(
+            tokenizer_object=backend,
+            pad_token="<|pad|>",
+            eos_token="<|im_end|>",
+            unk_token="<|unk|>",
+            chat_template=tool_chat_template(),
+        )
     return PreTrainedTokenizerFast(
         tokenizer_object=backend,
         pad_token="<|pad|>",
@@ -126,12 +144,13 @@ def build_tiny_model(
     num_layers: int = 2,
     vocab_size: int = 256,
     seed: int = 0,
+    tool_calling: bool = False,
 ) -> Path:
     """Save a random small Llama and its freshly trained tokenizer to `out_dir`."""
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    tokenizer = train_tiny_tokenizer(corpus, vocab_size)
+    tokenizer = train_tiny_tokenizer(corpus, vocab_size, tool_calling)
     torch.manual_seed(seed)
     config = LlamaConfig(
         vocab_size=len(tokenizer),
@@ -168,6 +187,7 @@ def resolve_model(
     tiny_num_layers: int = 2,
     tiny_vocab_size: int = 256,
     seed: int = 0,
+    tool_calling: bool = False,
 ) -> str:
     """A path or hub name `from_pretrained` can load, materialising built-ins first (by the
     main process; the others wait, then find it built)."""
@@ -178,7 +198,7 @@ def resolve_model(
                 dequantise_gguf(smollm2_gguf_path(), target)
         return str(target)
     if name_or_path == "tiny":
-        target = work_dir / "tiny-init"
+        target = work_dir / ("tiny-tools-init" if tool_calling else "tiny-init")
         with main_process_first():
             if not (target / "config.json").is_file():
                 build_tiny_model(
@@ -188,6 +208,7 @@ def resolve_model(
                     num_layers=tiny_num_layers,
                     vocab_size=tiny_vocab_size,
                     seed=seed,
+                    tool_calling=tool_calling,
                 )
         return str(target)
     return name_or_path

@@ -2,7 +2,8 @@
 
 Every `sample_every_steps` logged steps the trainer appends the last generation batch to
 `samples.jsonl`: one line per completion with the step, the question (the last user message),
-the completion text, each reward function's value, the verifier's verdict and detail (what the
+the completion text, the tool calls with the answers the policy saw (`tools`, in a tool-using
+run), each reward function's value, the verifier's verdict and detail (what the
 TRL adapter hands TRL through `log_extra`: `<reward>/status`, `<reward>/detail`) and the
 advantage. `jq` or any editor reads it; it is small (a batch per N steps).
 """
@@ -30,6 +31,26 @@ def question_text(prompt: Any) -> str:
     return str(users[-1]) if users else completion_text(prompt)
 
 
+def tool_exchanges(completion: Any) -> list[dict[str, Any]]:
+    """The tool calls of a conversation completion (TRL's tool loop), each with the answer the
+    policy was shown: `[{"name", "arguments", "answer"}]`, in order; [] for plain text."""
+    if not isinstance(completion, list):
+        return []
+    calls: list[dict[str, Any]] = []
+    answers: list[Any] = []
+    for message in completion:
+        if not isinstance(message, dict):
+            continue
+        for call in message.get("tool_calls") or []:
+            function = call.get("function", call) if isinstance(call, dict) else {}
+            calls.append({"name": function.get("name"), "arguments": function.get("arguments")})
+        if message.get("role") == "tool":
+            answers.append(message.get("content"))
+    for index, call in enumerate(calls):
+        call["answer"] = answers[index] if index < len(answers) else None
+    return calls
+
+
 def _number(value: Any) -> float | None:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
@@ -53,6 +74,9 @@ def sample_rows(
             "completion": completion_text(completion),
             "rewards": {name: _number(values[index]) for name, values in rewards.items()},
         }
+        exchanges = tool_exchanges(completion)
+        if exchanges:
+            row["tools"] = exchanges
         for column, values in extra.items():
             if index < len(values):
                 row[column] = values[index]

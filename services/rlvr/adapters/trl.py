@@ -36,9 +36,12 @@ Dataset columns read, per function (the completion is always sent as the item's 
 The module-level functions read `$VERIFIER_URL` / `$VERIFIER_API_KEY` on first use;
 `make_reward_function` / `make_reward_functions` build the same for an explicit URL or client.
 
-A tool, too: `run_python(code: str) -> str` for `GRPOTrainer(tools=[run_python])` runs the
+Tools, too: `run_python(code: str) -> str` for `GRPOTrainer(tools=[run_python])` runs the
 code in a fresh sandboxed process (`POST /run`) and returns what the model should see (stdout,
 stderr, what stopped it); `make_run_python(...)` builds one for another service or limits.
+`PythonSandbox`, for `GRPOTrainer(environment_factory=PythonSandbox)`, gives each rollout a
+persistent interpreter (a session, `POST /sessions`) with one tool, `python(code: str) -> str`;
+`PythonSandbox.configured(...)` sets its service and limits.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from rlvr.adapters._completions import completion_text
+from rlvr.adapters._trl_sandbox import PythonSandbox
 from rlvr.client import (
     AsyncVerifierClient,
     ConfigurationError,
@@ -530,6 +534,7 @@ gym_reward = make_reward_function("gym")
 verify_reward = make_reward_function("mixed")
 
 __all__ = [
+    "PythonSandbox",
     "answer_reward",
     "choice_reward",
     "code_reward",

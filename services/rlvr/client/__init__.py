@@ -27,10 +27,21 @@ Exceptions (all importable from here):
             └── ServiceOverloaded  503: a pool's queue is full
 
 A candidate's failures are never exceptions: they come back as results with a `status`.
+
+Stateful Python sessions (a persistent interpreter per rollout, for tool-integrated RL):
+
+    with client.session(timeout_s=10) as s:                       # POST /sessions
+        s.run("x = 6 * 7")                                        # POST /sessions/{id}/run
+        s.run("x").value                                          # '42'
+    # async: `async with client.session() as s: await s.run(...)`; DELETE on leaving the block
+
+A session stays on the endpoint that opened it. Opening is retried (503 + `Retry-After` at
+capacity); a cell never is (it is not idempotent). A cell's outcome, a lost session included
+(its endpoint gone: `status == "session_lost"`), is a `CellResult`, never an exception.
 Importing this package imports httpx, pydantic and tenacity only (no server code).
 """
 
-from rlvr.client._async import AsyncVerifierClient
+from rlvr.client._async import AsyncSession, AsyncVerifierClient, OpeningSession
 from rlvr.client._base import API_KEY_ENV, DEFAULT_TIMEOUT, URL_ENV
 from rlvr.client._errors import (
     AuthenticationError,
@@ -47,17 +58,19 @@ from rlvr.client._errors import (
     VerifierClientError,
 )
 from rlvr.client._retry import RetryPolicy
-from rlvr.client._sync import VerifierClient
+from rlvr.client._sync import Session, VerifierClient
 
 __all__ = [
     "API_KEY_ENV",
     "DEFAULT_TIMEOUT",
     "URL_ENV",
+    "AsyncSession",
     "AsyncVerifierClient",
     "AuthenticationError",
     "ConfigurationError",
     "DeadlineExceeded",
     "InvalidRequest",
+    "OpeningSession",
     "PayloadTooLarge",
     "ProtocolError",
     "RequestRejected",
@@ -65,6 +78,7 @@ __all__ = [
     "RetryPolicy",
     "ServiceError",
     "ServiceOverloaded",
+    "Session",
     "TransportError",
     "VerifierClient",
     "VerifierClientError",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+import logging
+from collections.abc import Awaitable, Generator, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -29,8 +30,20 @@ from rlvr.client._base import (
     run_item,
 )
 from rlvr.client._endpoints import Replica
-from rlvr.client._errors import DeadlineExceeded, TransportError
+from rlvr.client._errors import ConfigurationError, DeadlineExceeded, TransportError
 from rlvr.client._retry import remaining_s
+from rlvr.client._sessions import (
+    SESSIONS_PATH,
+    cell_payload,
+    cell_timeout,
+    ended_cell,
+    lost_cell,
+    open_payload,
+    parse_cell,
+    parse_closed,
+    parse_opened,
+    session_path,
+)
 from rlvr.schemas.answer import AnswerItem, AnswerResult
 from rlvr.schemas.choice import ChoiceItem, ChoiceResult
 from rlvr.schemas.code import CodeItem, CodeResult
@@ -40,9 +53,11 @@ from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
 from rlvr.schemas.run import RunCodeResponse, RunItem
+from rlvr.schemas.sessions import CellResult, OpenSessionResponse
 from rlvr.schemas.verify import VerifyItem, VerifyResult
 
 ResultT = TypeVar("ResultT")
+log = logging.getLogger(__name__)
 
 
 class AsyncVerifierClient(BaseClient):
@@ -148,6 +163,83 @@ class AsyncVerifierClient(BaseClient):
         response = await self._http.get((url or self.base_url) + "/health")
         return HealthResponse.model_validate_json(response.content)
 
+    def session(
+        self,
+        *,
+        memory_mb: int | None = None,
+        timeout_s: float | None = None,
+        idle_ttl_s: float | None = None,
+        max_lifetime_s: float | None = None,
+        files: Mapping[str, str] | None = None,
+        setup_code: str | None = None,
+        deadline_s: float | None = None,
+    ) -> OpeningSession:
+        """Open a stateful Python session: `async with client.session() as s:` (closed on
+        exit), or `s = await client.session()` (then `await s.close()`). The arguments and the
+        retries are `VerifierClient.session`'s."""
+        payload = open_payload(
+            memory_mb=memory_mb,
+            timeout_s=timeout_s,
+            idle_ttl_s=idle_ttl_s,
+            max_lifetime_s=max_lifetime_s,
+            files=dict(files or {}),
+            setup_code=setup_code,
+        )
+        return OpeningSession(self._open(payload, deadline_s))
+
+    async def _open(self, payload: dict[str, Any], deadline_s: float | None) -> AsyncSession:
+        deadline = self._deadline(deadline_s)
+        retrying = AsyncRetrying(sleep=asyncio.sleep, **self._retry_arguments(deadline))
+        opened: tuple[Replica, OpenSessionResponse] = await retrying(
+            self._open_once, payload, deadline
+        )
+        return AsyncSession(self, *opened)
+
+    async def _open_once(
+        self, payload: dict[str, Any], deadline: float | None
+    ) -> tuple[Replica, OpenSessionResponse]:
+        left = remaining_s(deadline)
+        if left is not None and left <= 0:
+            raise DeadlineExceeded("deadline reached before opening a session")
+        replica = await self._pick()
+        with self.endpoints.attempt(replica):
+            try:
+                response = await self._http.post(
+                    replica.url + SESSIONS_PATH,
+                    json=payload,
+                    timeout=self._attempt_timeout(deadline),
+                )
+            except httpx.TransportError as exc:
+                raise TransportError(
+                    f"{replica.url}{SESSIONS_PATH}: {type(exc).__name__}: {exc}"
+                ) from exc
+            return replica, parse_opened(response)
+
+    async def _run_cell(
+        self, replica: Replica, session_id: str, payload: dict[str, Any], limit_s: float
+    ) -> CellResult:
+        """One cell, sent once to the session's own endpoint (see `rlvr.client._sessions`)."""
+        url = replica.url + session_path(session_id) + "/run"
+        try:
+            with self.endpoints.attempt(replica):
+                try:
+                    response = await self._http.post(
+                        url, json=payload, timeout=cell_timeout(self.timeout, limit_s)
+                    )
+                except httpx.TransportError as exc:
+                    raise TransportError(f"{type(exc).__name__}: {exc}") from exc
+        except TransportError as exc:
+            return lost_cell(f"no answer from {replica.url}: {exc}")
+        return parse_cell(response, replica.url)
+
+    async def _close_session(self, replica: Replica, session_id: str) -> bool:
+        try:
+            response = await self._http.delete(replica.url + session_path(session_id))
+        except httpx.HTTPError as exc:
+            log.info("session %s on %s not closed: %s", session_id, replica.url, exc)
+            return False
+        return parse_closed(response)
+
     async def aclose(self) -> None:
         await self._http.aclose()
 
@@ -250,3 +342,86 @@ class AsyncVerifierClient(BaseClient):
         except httpx.HTTPError:
             return False
         return response.status_code == 200
+
+
+class AsyncSession:
+    """A stateful Python session on one endpoint (from `AsyncVerifierClient.session()`): the
+    asyncio twin of `rlvr.client.Session`, with `await s.run(code)` and `await s.close()`."""
+
+    def __init__(
+        self, client: AsyncVerifierClient, replica: Replica, opened: OpenSessionResponse
+    ) -> None:
+        self.id = opened.session_id
+        self.url = replica.url
+        self.limits = opened.limits
+        self.setup = opened.setup
+        self._client = client
+        self._replica = replica
+        self._ended: CellResult | None = None
+        self.is_closed = False
+        if opened.setup is not None and not opened.setup.session_alive:
+            self._ended = opened.setup
+
+    @property
+    def is_alive(self) -> bool:
+        """Whether the session takes further cells, as far as its last answer said."""
+        return self._ended is None and not self.is_closed
+
+    async def run(self, code: str, timeout_s: float | None = None) -> CellResult:
+        """Run one cell in the session's namespace (never retried); see `Session.run`."""
+        if self.is_closed:
+            raise ConfigurationError(f"session {self.id} is closed")
+        payload = cell_payload(code, timeout_s)
+        if self._ended is not None:
+            return ended_cell(self._ended)
+        limit_s = timeout_s if timeout_s is not None else self.limits.timeout_s
+        result = await self._client._run_cell(self._replica, self.id, payload, limit_s)
+        if not result.session_alive:
+            self._ended = result
+        return result
+
+    async def close(self) -> bool:
+        """Close it on the server; True if it was open there. Best effort, never raises."""
+        if self.is_closed:
+            return False
+        self.is_closed = True
+        return await self._client._close_session(self._replica, self.id)
+
+    async def __aenter__(self) -> AsyncSession:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"AsyncSession(id={self.id!r}, url={self.url!r}, is_alive={self.is_alive})"
+
+
+class OpeningSession:
+    """What `AsyncVerifierClient.session()` returns: await it for the `AsyncSession`, or use it
+    as `async with` to have the session closed when the block ends."""
+
+    def __init__(self, opening: Awaitable[AsyncSession]) -> None:
+        self._opening = opening
+        self._session: AsyncSession | None = None
+
+    def __await__(self) -> Generator[Any, None, AsyncSession]:
+        return self._opening.__await__()
+
+    async def __aenter__(self) -> AsyncSession:
+        self._session = await self._opening
+        return self._session
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._session is not None:
+            await self._session.close()

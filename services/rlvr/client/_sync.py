@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
@@ -30,8 +31,20 @@ from rlvr.client._base import (
     run_item,
 )
 from rlvr.client._endpoints import Replica
-from rlvr.client._errors import DeadlineExceeded, TransportError
+from rlvr.client._errors import ConfigurationError, DeadlineExceeded, TransportError
 from rlvr.client._retry import remaining_s
+from rlvr.client._sessions import (
+    SESSIONS_PATH,
+    cell_payload,
+    cell_timeout,
+    ended_cell,
+    lost_cell,
+    open_payload,
+    parse_cell,
+    parse_closed,
+    parse_opened,
+    session_path,
+)
 from rlvr.schemas.answer import AnswerItem, AnswerResult
 from rlvr.schemas.choice import ChoiceItem, ChoiceResult
 from rlvr.schemas.code import CodeItem, CodeResult
@@ -41,9 +54,11 @@ from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.schemas.lean import LeanItem, LeanResult
 from rlvr.schemas.math import MathItem, MathResult
 from rlvr.schemas.run import RunCodeResponse, RunItem
+from rlvr.schemas.sessions import CellResult, OpenSessionResponse
 from rlvr.schemas.verify import VerifyItem, VerifyResult
 
 ResultT = TypeVar("ResultT")
+log = logging.getLogger(__name__)
 
 
 class VerifierClient(BaseClient):
@@ -144,6 +159,40 @@ class VerifierClient(BaseClient):
         )
         return (self._call(RUN, [item], deadline_s))[0]
 
+    def session(
+        self,
+        *,
+        memory_mb: int | None = None,
+        timeout_s: float | None = None,
+        idle_ttl_s: float | None = None,
+        max_lifetime_s: float | None = None,
+        files: Mapping[str, str] | None = None,
+        setup_code: str | None = None,
+        deadline_s: float | None = None,
+    ) -> Session:
+        """Open a stateful Python session (`POST /sessions`) and return its handle, a context
+        manager that closes it: `with client.session() as s: s.run("x = 1")`.
+
+        The limits (each capped by the server; None: its default) are the process's memory,
+        the default seconds per cell, the idle seconds after which the service closes it, and
+        its whole lifetime. `files` ({relative path: base64}) are written into its work dir and
+        `setup_code` runs as its first cell (its result is `Session.setup`). A 503 at capacity
+        (and a transport error) is retried under the client's `RetryPolicy`, after
+        `Retry-After`, possibly on another endpoint; the session then stays on the endpoint
+        that opened it."""
+        payload = open_payload(
+            memory_mb=memory_mb,
+            timeout_s=timeout_s,
+            idle_ttl_s=idle_ttl_s,
+            max_lifetime_s=max_lifetime_s,
+            files=dict(files or {}),
+            setup_code=setup_code,
+        )
+        deadline = self._deadline(deadline_s)
+        retrying = Retrying(sleep=time.sleep, **self._retry_arguments(deadline))
+        replica, opened = retrying(self._open_once, payload, deadline)
+        return Session(self, replica, opened)
+
     def health(self, url: str | None = None) -> HealthResponse:
         """`GET /health` of one endpoint (default: the first)."""
         response = self._http.get((url or self.base_url) + "/health")
@@ -218,6 +267,51 @@ class VerifierClient(BaseClient):
                 ) from exc
             return parse_results(endpoint, response, len(chunk))
 
+    def _open_once(
+        self, payload: dict[str, Any], deadline: float | None
+    ) -> tuple[Replica, OpenSessionResponse]:
+        left = remaining_s(deadline)
+        if left is not None and left <= 0:
+            raise DeadlineExceeded("deadline reached before opening a session")
+        replica = self._pick()
+        with self.endpoints.attempt(replica):
+            try:
+                response = self._http.post(
+                    replica.url + SESSIONS_PATH,
+                    json=payload,
+                    timeout=self._attempt_timeout(deadline),
+                )
+            except httpx.TransportError as exc:
+                raise TransportError(
+                    f"{replica.url}{SESSIONS_PATH}: {type(exc).__name__}: {exc}"
+                ) from exc
+            return replica, parse_opened(response)
+
+    def _run_cell(
+        self, replica: Replica, session_id: str, payload: dict[str, Any], limit_s: float
+    ) -> CellResult:
+        """One cell, sent once to the session's own endpoint (see `rlvr.client._sessions`)."""
+        url = replica.url + session_path(session_id) + "/run"
+        try:
+            with self.endpoints.attempt(replica):
+                try:
+                    response = self._http.post(
+                        url, json=payload, timeout=cell_timeout(self.timeout, limit_s)
+                    )
+                except httpx.TransportError as exc:
+                    raise TransportError(f"{type(exc).__name__}: {exc}") from exc
+        except TransportError as exc:
+            return lost_cell(f"no answer from {replica.url}: {exc}")
+        return parse_cell(response, replica.url)
+
+    def _close_session(self, replica: Replica, session_id: str) -> bool:
+        try:
+            response = self._http.delete(replica.url + session_path(session_id))
+        except httpx.HTTPError as exc:
+            log.info("session %s on %s not closed: %s", session_id, replica.url, exc)
+            return False
+        return parse_closed(response)
+
     def _pick(self) -> Replica:
         """The endpoint for one attempt, probing (`GET /health`) any that is due to come back."""
         for _ in range(len(self.endpoints.replicas)):
@@ -233,6 +327,73 @@ class VerifierClient(BaseClient):
         except httpx.HTTPError:
             return False
         return response.status_code == 200
+
+
+class Session:
+    """A stateful Python session on one endpoint (from `VerifierClient.session()`).
+
+    `id`, `url` (its endpoint), `limits` (as the server granted them) and `setup` (the result
+    of `setup_code`, if any). `run(code)` runs one cell and returns its `CellResult`: an
+    exception in the cell, a time-out or a lost session is data (`status`, `session_alive`),
+    never an exception. Once a result says the session is not alive, later cells answer
+    `session_lost` at once, without a request. One cell at a time; `close()` (or leaving the
+    `with` block) ends it on the server and never raises.
+    """
+
+    def __init__(
+        self, client: VerifierClient, replica: Replica, opened: OpenSessionResponse
+    ) -> None:
+        self.id = opened.session_id
+        self.url = replica.url
+        self.limits = opened.limits
+        self.setup = opened.setup
+        self._client = client
+        self._replica = replica
+        self._ended: CellResult | None = None
+        self.is_closed = False
+        if opened.setup is not None and not opened.setup.session_alive:
+            self._ended = opened.setup
+
+    @property
+    def is_alive(self) -> bool:
+        """Whether the session takes further cells, as far as its last answer said."""
+        return self._ended is None and not self.is_closed
+
+    def run(self, code: str, timeout_s: float | None = None) -> CellResult:
+        """Run one cell (`POST /sessions/{id}/run`) in the session's namespace; `timeout_s`
+        (wall seconds, capped by the server) overrides the session's default. Never retried."""
+        if self.is_closed:
+            raise ConfigurationError(f"session {self.id} is closed")
+        payload = cell_payload(code, timeout_s)
+        if self._ended is not None:
+            return ended_cell(self._ended)
+        limit_s = timeout_s if timeout_s is not None else self.limits.timeout_s
+        result = self._client._run_cell(self._replica, self.id, payload, limit_s)
+        if not result.session_alive:
+            self._ended = result
+        return result
+
+    def close(self) -> bool:
+        """Close it on the server (`DELETE /sessions/{id}`); True if it was open there. Best
+        effort: an endpoint that is gone took the session with it."""
+        if self.is_closed:
+            return False
+        self.is_closed = True
+        return self._client._close_session(self._replica, self.id)
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Session(id={self.id!r}, url={self.url!r}, is_alive={self.is_alive})"
 
 
 def _results(futures: list[Future[list[ResultT]]], deadline: float | None) -> list[list[ResultT]]:

@@ -103,6 +103,7 @@ INSTRUCTION_KWARGS: Mapping[str, Mapping[str, KwargKind]] = {
     "ratio:sentence_words": {},
     "count:words_japanese": {"N": "pos_int"},
     "words:repeats": {"small_n": "int"},
+    "words:start_verb": {},
     "sentence:keyword": {"word": "text", "N": "pos_int"},
     "count:pronouns": {"N": "int"},
     "words:odd_even_syllables": {},

@@ -24,7 +24,7 @@ from rlvr.formats.code import (
     from_mbpp,
 )
 from rlvr.schemas.code import CodeItem
-from tests.rlvr.formats.fixtures import (
+from tests.support.format_fixtures import (
     ADD_CPP,
     ADD_PY,
     APPS_CALL_CLASS,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rlvr.formats.code import convert, from_codecontests
-from tests.rlvr.formats.fixtures import (
+from tests.support.format_fixtures import (
     APPS_CALL_CLASS,
     APPS_STDIO,
     CODECONTESTS,

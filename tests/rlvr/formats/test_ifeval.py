@@ -119,7 +119,7 @@ def test_every_func_name_maps_to_a_known_instruction() -> None:
         ({"func_name": "validate_word_constraint", "N": 5, "quantifier": "around"}, "around"),
         ({"func_name": "nope"}, "unknown func_name"),
         (
-            '[{"instruction_id": ["words:start_verb"], "kwargs": [{}]}]',
+            '[{"instruction_id": ["words:start_verbs"], "kwargs": [{}]}]',
             "unknown instruction id",
         ),
         ('[{"kwargs": [{}]}]', "no `instruction_id`"),

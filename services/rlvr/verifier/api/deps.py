@@ -38,7 +38,6 @@ def domain_verifier(name: str) -> Callable[[Request], Any]:
     return get
 
 
-SettingsDep = Annotated[VerifierSettings, Depends(get_settings)]
 MetricsDep = Annotated[ServiceMetrics, Depends(get_metrics)]
 LimitsDep = Annotated[LimitsSettings, Depends(get_limits)]
 

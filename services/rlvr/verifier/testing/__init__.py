@@ -1,6 +1,6 @@
 """Run the real service for tests and benchmarks: a live uvicorn process, and a local Ray cluster.
 
-This is the service's own harness (as `fastapi.testclient` is FastAPI's): it sits inside
+This is the service's own test kit (as `fastapi.testclient` is FastAPI's): it sits inside
 `rlvr.verifier`, so the client face never imports it, and it needs nothing beyond the service's
 own dependencies (httpx and the standard library; `ray_cluster` runs the `ray` CLI installed by
 the `ray` extra, and imports no Ray module). Benchmarks import it from an installed wheel as

@@ -64,3 +64,17 @@ async def test_an_item_no_domain_answered_fails_the_request(
         MissingResultError, match=r"mixed batch: no result for 1 of 3 items \(at 2\)"
     ):
         await route.verify_mixed(request(), ITEMS, NoMetrics())  # type: ignore[arg-type]
+
+
+def test_openrlhf_samples_get_their_own_results_and_mismatches_their_error() -> None:
+    results = [item_result(MathResult, str(i), Status.passed, "ok", 0.0) for i in range(2)]
+    joined = route.rejoined([ITEMS[0], None, ITEMS[1]], results)
+    assert [r.id for r in joined] == ["0", None, "1"]
+    assert joined[1].status is Status.error and "prompt" in joined[1].detail
+
+
+@pytest.mark.parametrize("answered", [1, 3])
+def test_openrlhf_results_that_do_not_match_the_samples_fail_the_request(answered: int) -> None:
+    results = [item_result(MathResult, str(i), Status.passed, "ok", 0.0) for i in range(answered)]
+    with pytest.raises(MissingResultError, match=f"openrlhf batch: {answered} results for 2 items"):
+        route.rejoined([ITEMS[0], None, ITEMS[1]], results)

@@ -25,7 +25,7 @@ from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.lean.config import LeanSettings
 from rlvr.verifier.domains.math.config import MathSettings
 from rlvr.verifier.errors import Overloaded, PayloadTooLarge
-from tests.rlvr.verifier.domains.await_points import cancel_at_every_await_point
+from tests.support.await_points import cancel_at_every_await_point
 
 
 async def test_admission_refuses_a_batch_that_would_overfill_it_and_takes_no_place() -> None:

@@ -34,7 +34,7 @@ from rlvr.verifier.api.batch import judge_batch
 from rlvr.verifier.api.body import BoundedJsonRoute
 from rlvr.verifier.api.cancel import cancel_on_disconnect
 from rlvr.verifier.api.deps import LimitsDep, MetricsDep, enforce_batch_limits
-from rlvr.verifier.domains.batching import every_result
+from rlvr.verifier.domains.batching import MissingResultError, every_result
 from rlvr.verifier.errors import VerifierError
 from rlvr.verifier.metrics import ServiceMetrics
 
@@ -153,7 +153,7 @@ def items_from_openrlhf(body: OpenRLHFRequest) -> list[VerifyItem | None]:
     return items
 
 
-def prompt_mismatch_result(item: VerifyItem | None) -> ItemResult:
+def prompt_mismatch_result() -> ItemResult:
     return ItemResult(
         status=Status.error,
         reward=None,
@@ -200,8 +200,19 @@ async def openrlhf(
     maybe_items = await asyncio.to_thread(items_from_openrlhf, body)
     items = [item for item in maybe_items if item is not None]
     enforce_batch_limits(items, limits, _TEXT_FIELDS)
-    judged = iter(await cancel_on_disconnect(request, verify_mixed(request, items, metrics)))
-    results = [
-        next(judged) if item is not None else prompt_mismatch_result(item) for item in maybe_items
-    ]
+    judged = await cancel_on_disconnect(request, verify_mixed(request, items, metrics))
+    results = rejoined(maybe_items, judged)
     return openrlhf_response(results, [item is None for item in maybe_items])
+
+
+def rejoined(
+    maybe_items: Sequence[VerifyItem | None], judged: Sequence[ItemResult]
+) -> list[ItemResult]:
+    """One result per sample, in order: the judged items' results where there was an item, the
+    prompt-mismatch error where there was none. A count that does not match is the verifier's
+    bug: MissingResultError (a 500 naming it), never a reward shifted onto another sample."""
+    expected = sum(item is not None for item in maybe_items)
+    if len(judged) != expected:
+        raise MissingResultError(f"openrlhf batch: {len(judged)} results for {expected} items")
+    answers = iter(judged)
+    return [next(answers) if item is not None else prompt_mismatch_result() for item in maybe_items]

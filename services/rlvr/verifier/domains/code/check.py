@@ -8,7 +8,6 @@ a missing field, or anything unexpected is a failure of some kind, never a pass.
 from __future__ import annotations
 
 import decimal
-import json
 import math
 import re
 import signal
@@ -33,7 +32,6 @@ from rlvr.verifier.domains.code.values import (
     preview_expected,
     tree_matches,
 )
-from rlvr.verifier.sandbox.wire.codec import encode_value
 from rlvr.verifier.sandbox.wire.languages import MEMORY_MARKERS
 from rlvr.verifier.sandbox.wire.protocol import (
     AssertReport,
@@ -64,16 +62,6 @@ _SPECIAL_TOKEN = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 _DECIMALS = decimal.Context(
     prec=60, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, traps=[decimal.InvalidOperation]
 )
-
-
-def values_match(expected: Any, got: Any, tolerance: float | None = None) -> bool:
-    """JSON-typed equality of an expected value and a plain (already decoded) one."""
-    return tree_matches(expected, encoded_tree(got), tolerance)
-
-
-def encoded_tree(value: Any) -> Any:
-    """A plain value as the sandbox's codec would send it (for `values_match` on local values)."""
-    return json.loads(encode_value(value))
 
 
 def _tokens(text: str) -> list[list[str]]:

@@ -5,7 +5,7 @@ enforces per-run deadlines from the job's limits; `total_timeout_s` cuts them th
 from __future__ import annotations
 
 from rlvr.schemas.code import CodeItem
-from rlvr.verifier.domains.batching import item_timeout_s
+from rlvr.verifier.domains.batching import item_timeout_s, within_cap
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.sandbox.wire.protocol import Job
 
@@ -30,6 +30,12 @@ def compile_timeout_s(item: CodeItem, settings: CodeSettings) -> float:
     longer than the program itself could have run."""
     budget_s = item_timeout_s(item.timeout_s, settings) * max(1, len(item.tests))
     return min(settings.compile_timeout_s, max(COMPILE_FLOOR_S, budget_s))
+
+
+def requested_compile_timeout_s(requested_s: float, settings: CodeSettings) -> float:
+    """`/run_code`'s compile deadline: the request's own (SandboxFusion's `compile_timeout`),
+    never above `compile_timeout_s`."""
+    return within_cap(requested_s, settings.compile_timeout_s, settings.compile_timeout_s)
 
 
 def job_deadline_s(job: Job) -> float:

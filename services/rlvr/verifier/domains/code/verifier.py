@@ -68,7 +68,7 @@ class CodeVerifier:
         # how compiled programs reached containers: with their bytes, by key alone, and the
         # keys a container no longer held (a round trip)
         self.artefact_stats = {"with_bytes": 0, "by_key": 0, "missing": 0}
-        # The host's per-item text work (extraction, job building, judging) runs here, off the
+        # The host's per-item text work (extraction, job building, grading) runs here, off the
         # event loop, in threads of its own: it neither waits behind nor starves the default
         # executor's Docker calls (container start/remove), and its queue is the code items'.
         self._work = ThreadPoolExecutor(
@@ -109,7 +109,7 @@ class CodeVerifier:
             return list(await asyncio.gather(*(self._verify_item(item, batch) for item in items)))
 
     async def _verify_item(self, item: CodeItem, batch: Batch) -> CodeResult:
-        """One item's result, whatever happens: a fault of the verifier's while judging this item
+        """One item's result, whatever happens: a fault of the verifier's while grading this item
         is this item's `error`, never an exception that fails the whole batch (HTTP 500)."""
         started = time.perf_counter()
         try:
@@ -224,7 +224,7 @@ class CodeVerifier:
         )
 
     async def _run_item(self, item: CodeItem, started: float, batch: Batch) -> CodeResult:
-        # Extraction and judging are per-item text work: off the event loop (bounded, linear).
+        # Extraction and grading are per-item text work: off the event loop (bounded, linear).
         code = (
             item.code
             if item.code is not None
@@ -265,10 +265,10 @@ class CodeVerifier:
             elapsed_s = round(time.perf_counter() - started, 6)
             return error_result(item, f"executor fault: {raw['fault']}", elapsed_s), []
         try:
-            # Judging is charged to the item: its time counts in elapsed_s, and a judge that
+            # Grading is charged to the item: its time counts in elapsed_s, and grading that
             # overran the job's own deadline would be a verifier fault (`error`).
             reports, verdicts = await asyncio.wait_for(
-                self._off_loop(_judge, item, raw.get("tests", [])), job_deadline_s(job)
+                self._off_loop(_grade, item, raw.get("tests", [])), job_deadline_s(job)
             )
         except JudgeFault as exc:  # the problem's checker/interactor failed: not the candidate
             elapsed_s = round(time.perf_counter() - started, 6)
@@ -284,8 +284,8 @@ class CodeVerifier:
         return result, reports
 
 
-def _judge(item: CodeItem, raw_tests: object) -> tuple[list[RunReport], list[TestVerdict]]:
-    """The executor's reports, decoded, and the verdicts judged from them (off the loop)."""
+def _grade(item: CodeItem, raw_tests: object) -> tuple[list[RunReport], list[TestVerdict]]:
+    """The executor's reports, decoded, and the verdicts graded from them (off the loop)."""
     reports = decode_reports(item, raw_tests)
     return reports, grade_reports(item, reports)
 

@@ -16,6 +16,7 @@ from rlvr.verifier.domains.ifeval import (
     language,
     length,
     startend,
+    verb_start,
 )
 from rlvr.verifier.domains.ifeval import ifbench_format as fmt
 from rlvr.verifier.domains.ifeval.checks import Checker
@@ -71,6 +72,7 @@ CHECKERS: Mapping[str, Checker] = {
     "ratio:sentence_words": fmt.sentence_words,
     "count:words_japanese": ifbench.words_japanese,
     "words:repeats": ifbench.repeats,
+    "words:start_verb": verb_start.start_verb,
     "sentence:keyword": ifbench.sentence_keyword,
     "count:pronouns": ifbench.pronouns,
     "words:odd_even_syllables": ifbench.odd_even_syllables,

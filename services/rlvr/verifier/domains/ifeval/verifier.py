@@ -26,6 +26,7 @@ from contextlib import asynccontextmanager
 from rlvr.schemas.common import DomainHealth, Status
 from rlvr.schemas.ifeval import IfevalItem, IfevalResult
 from rlvr.verifier.domains.batching import Admission, every_result, item_result, item_timeout_s
+from rlvr.verifier.domains.ifeval import verb_start
 from rlvr.verifier.domains.ifeval.config import IfevalSettings
 from rlvr.verifier.domains.ifeval.judge import Judgement, judge
 from rlvr.verifier.domains.ifeval.language import warm_up
@@ -260,6 +261,7 @@ class IfevalVerifier:
 
 def _warm() -> None:
     warm_up()
+    verb_start.warm()
     count_sentences("Loaded. Ready.")
 
 

@@ -453,14 +453,10 @@ _DOC_COMMENT = re.compile(r"/--(?:(?!-/).)*", re.DOTALL)
 _PROSE_IN_DOCS = frozenset({"initialize"})
 
 
-def searched_text(source: str, *, allow_imports: bool = False) -> str:
-    """The text the rules search: Lean's code (or all of it, see `visible_code`), normalised,
-    with `_root_.` prefixes resolved."""
-    return _searched(source, allow_imports=allow_imports)[0]
-
-
 def _searched(source: str, *, allow_imports: bool) -> tuple[str, bool]:
-    """`searched_text`, and whether comments and literals could be told apart from code."""
+    """The text the rules search: Lean's code (or all of it, see `visible_code`), normalised,
+    with `_root_.` prefixes resolved; and whether comments and literals could be told apart
+    from code."""
     code = visible_code(source)
     text = source if code is None else code
     if allow_imports:  # module names (`import Lean.Data`) are not code

@@ -1,6 +1,6 @@
 """SandboxFusion's request -> our sandbox job, and the executor's run report -> its answer (pure).
 
-The job is the code domain's (`harness.build_job`, its limits and caps): one stdio test whose
+The job is the code domain's (`job_builder.build_job`, its limits and caps): one stdio test whose
 stdin is the request's, nothing expected (a run, not a judgement). What comes back is mapped
 to SandboxFusion's statuses with `/code`'s reading of a run (`check.run_failure`: time, output,
 memory, crash), so a memory kill is told apart from a crash the same way on both endpoints.
@@ -23,10 +23,10 @@ from rlvr.schemas.run import (
     RunStatus,
     Verdict,
 )
-from rlvr.verifier.domains.batching import within_cap
 from rlvr.verifier.domains.code.check import run_failure
 from rlvr.verifier.domains.code.compiled import CompileOutcome
 from rlvr.verifier.domains.code.config import CodeSettings
+from rlvr.verifier.domains.code.deadlines import requested_compile_timeout_s
 from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.domains.code.not_run import NOT_RUN
 from rlvr.verifier.sandbox.wire.protocol import Job, SkippedReport, StdioReport
@@ -115,9 +115,7 @@ def build_run_job(
         }
     )
     job = build_job(item, request.code, settings)
-    job["compile_timeout_s"] = within_cap(
-        float(request.compile_timeout), settings.compile_timeout_s, settings.compile_timeout_s
-    )
+    job["compile_timeout_s"] = requested_compile_timeout_s(float(request.compile_timeout), settings)
     files, fetch = job_files(request)
     if files:
         job["files"] = files

@@ -47,7 +47,7 @@ from rlvr.verifier.domains.sessions.table import (
 )
 from rlvr.verifier.errors import Overloaded, VerifierError
 from rlvr.verifier.sandbox.host.backend import SandboxError, SandboxLost
-from rlvr.verifier.sandbox.wire.session_protocol import CellReport, Opened
+from rlvr.verifier.sandbox.wire.session_protocol import CellReport, Opened, SessionKeys
 
 log = logging.getLogger(__name__)
 
@@ -372,11 +372,12 @@ async def open_session_service(
     sandbox = settings.sandbox.model_copy(
         update={"pids_limit": max(settings.sandbox.pids_limit, need_pids)}
     )
-    config = {
+    keys: SessionKeys = {
         "max_sessions": settings.sessions_per_container,
-        "output_limit_bytes": settings.output_limit_bytes,
         "session_tmpfs_mb": settings.tmpfs_mb,
     }
+    # a cell's output bound is the sandbox's per-run one, from the sessions' own setting
+    sandbox = sandbox.model_copy(update={"output_limit_bytes": settings.output_limit_bytes})
     service: SessionService | None = None
 
     def on_ended(container: Any, sid: str, why: str) -> None:
@@ -388,7 +389,7 @@ async def open_session_service(
             service.on_lost(container)
 
     try:
-        backend = DockerBackend(sandbox, main=SESSION_MAIN, config=config)
+        backend = DockerBackend(sandbox, main=SESSION_MAIN, session_keys=keys)
     except SandboxError as exc:  # an engine URL we cannot use: said by /health and each call
         yield DisabledSessions(f"sessions unavailable: {exc}")
         return

@@ -37,7 +37,8 @@ from rlvr.verifier.sandbox.host.engine_seccomp import engine_security_opt
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, MAIN_MODULE, bootstrap_payload
 from rlvr.verifier.sandbox.wire.frames import encode_frame, take_frame
-from rlvr.verifier.sandbox.wire.protocol import Job, JobResult
+from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig, ExecutorReady, Job, JobResult
+from rlvr.verifier.sandbox.wire.session_protocol import SessionExecutorConfig, SessionKeys
 
 log = logging.getLogger(__name__)
 
@@ -188,9 +189,10 @@ class DockerBackend:
         self,
         settings: DockerSandboxSettings,
         main: str = MAIN_MODULE,
-        config: dict[str, Any] | None = None,
+        session_keys: SessionKeys | None = None,
     ) -> None:
-        """`main` and `config`: the program PID 1 runs (the session containers' is another)."""
+        """`main`: the program PID 1 runs; a session container's (`session_keys` given) is
+        another, told its own keys besides."""
         self.settings = settings
         try:
             self.socket = socket_path(settings.docker_host)
@@ -198,14 +200,19 @@ class DockerBackend:
             raise SandboxUnavailable(str(exc)) from exc
         self.pool_id = uuid.uuid4().hex[:12]
         self._client: docker.DockerClient | None = None
-        self._config = {
+        self._config: ExecutorConfig = {
             "output_limit_bytes": settings.output_limit_bytes,
             "is_launcher_enabled": settings.is_launcher_enabled,
             "job_namespaces": settings.job_namespaces,
             "tmpfs_mb": settings.tmpfs_mb,
-            **(config or {}),
+            "kept_artefacts": settings.kept_artefacts,
+            "kept_artefact_bytes": settings.kept_artefact_mb << 20,
         }
-        self._payload = bootstrap_payload(self._config, main)
+        payload: ExecutorConfig = self._config
+        if session_keys is not None:
+            session_config: SessionExecutorConfig = {**self._config, **session_keys}
+            payload = session_config
+        self._payload = bootstrap_payload(payload, main)
 
     def _docker(self) -> docker.DockerClient:
         if self._client is None:
@@ -245,7 +252,7 @@ class DockerBackend:
             has_job_namespaces=bool(ready.get("job_namespaces")),
         )
 
-    async def launch(self) -> tuple[str, str, _AttachStream, dict[str, Any]]:
+    async def launch(self) -> tuple[str, str, _AttachStream, ExecutorReady]:
         """A started container whose PID 1 said it is ready: (id, name, stream, ready)."""
         try:
             container_id, name = await asyncio.to_thread(self._create)
@@ -256,8 +263,9 @@ class DockerBackend:
             stream = await _AttachStream.open(self.socket, container_id)
             await asyncio.to_thread(self._start, container_id)
             await stream.send(self._payload)
-            ready = await asyncio.wait_for(stream.read_frame(), self.settings.start_timeout_s)
-            if not ready.get("ready"):
+            frame = await asyncio.wait_for(stream.read_frame(), self.settings.start_timeout_s)
+            ready = cast(ExecutorReady, frame)
+            if ready.get("ready") is not True:
                 raise SandboxUnavailable(f"sandbox {name} did not become ready: {ready}")
         except BaseException as exc:
             if stream is not None:

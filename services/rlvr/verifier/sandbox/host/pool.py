@@ -41,7 +41,6 @@ class SandboxPool:
         self._background: set[asyncio.Task[Any]] = set()
         self._closed = False
         self.last_error: str | None = None
-        self.last_error_at: float | None = None
         self.started_total = 0
         self.retired_total = 0
 
@@ -183,7 +182,6 @@ class SandboxPool:
             sandbox = await self.backend.start()
         except Exception as exc:
             self.last_error = str(exc)[:500]
-            self.last_error_at = time.time()
             log.warning("sandbox start failed: %s", self.last_error)
             self._state_changed()
             raise

@@ -40,5 +40,15 @@ class DockerSandboxSettings(BaseModel):
         '"Job namespaces"). `preferred`: used where the engine allows it, the shared '
         "container otherwise; `required`: a container without them does not start; `off`.",
     )
+    kept_artefacts: int = Field(
+        16,
+        ge=0,
+        description="Compiled programs each container keeps between jobs (PID 1's memory, "
+        "oldest out first), so a later item of the same program is sent by its key alone; 0 "
+        "sends the bytes with every item. The host follows what each container reports it holds.",
+    )
+    kept_artefact_mb: int = Field(
+        48, ge=0, description="What the kept compiled programs of one container may weigh."
+    )
     start_timeout_s: float = Field(30.0, gt=0, description="Time to start one container.")
     label: str = Field("code", description="Value of the `rlvr.pool` label on our containers.")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+
+from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig
 
 SANDBOX_PACKAGE = "rlvr.verifier.sandbox"
 _SANDBOX_DIR = Path(__file__).resolve().parent.parent
@@ -65,7 +66,7 @@ def shipped_modules() -> list[tuple[str, bool, str]]:
     return modules
 
 
-def bootstrap_payload(config: dict[str, Any], main: str = MAIN_MODULE) -> bytes:
+def bootstrap_payload(config: ExecutorConfig, main: str = MAIN_MODULE) -> bytes:
     """What the host writes to a fresh container's stdin after BOOTSTRAP starts."""
     body = json.dumps({"modules": shipped_modules(), "main": main, "config": config}).encode()
     return f"{len(body):010d}".encode() + body

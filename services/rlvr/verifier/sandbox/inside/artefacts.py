@@ -16,7 +16,9 @@ from rlvr.verifier.sandbox.inside.fds import sealed_memfd
 from rlvr.verifier.sandbox.inside.toolchain import native_binary
 from rlvr.verifier.sandbox.wire.protocol import Job
 
-# How many artefacts, and how many bytes of them, PID 1 keeps (oldest out first).
+# How many artefacts, and how many bytes of them, PID 1 keeps (oldest out first) when its
+# config does not say (`ExecutorConfig.kept_artefacts`, `kept_artefact_bytes`: the host's
+# settings `kept_artefacts`, `kept_artefact_mb`).
 KEPT_ARTEFACTS = 16
 KEPT_BYTES = 48 << 20
 # A job's binary in its memfd: execute-only, so the kernel makes every run of it non-dumpable:
@@ -26,7 +28,8 @@ _PROGRAM_MODE = 0o100
 
 
 class ArtefactStore:
-    def __init__(self) -> None:
+    def __init__(self, max_count: int = KEPT_ARTEFACTS, max_bytes: int = KEPT_BYTES) -> None:
+        self.max_count, self.max_bytes = max_count, max_bytes
         self._files: OrderedDict[str, dict[str, bytes]] = OrderedDict()
         # The kept artefacts' binaries as sealed memfds, made on first use (same keys).
         self._memfds: dict[str, int] = {}
@@ -48,10 +51,13 @@ class ArtefactStore:
         """Remember an artefact for later items of the same program (bounded, oldest out;
         its memfd, if one was made, goes with it)."""
         self._forget_memfd(key)
+        self._files.pop(key, None)
+        if self.max_count < 1:
+            return
         self._files[key] = files
         while len(self._files) > 1 and (
-            len(self._files) > KEPT_ARTEFACTS
-            or sum(len(d) for f in self._files.values() for d in f.values()) > KEPT_BYTES
+            len(self._files) > self.max_count
+            or sum(len(d) for f in self._files.values() for d in f.values()) > self.max_bytes
         ):
             evicted, _ = self._files.popitem(last=False)
             self._forget_memfd(evicted)

@@ -50,8 +50,9 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
+from rlvr.verifier.sandbox.inside.artefacts import KEPT_ARTEFACTS, KEPT_BYTES, ArtefactStore
 from rlvr.verifier.sandbox.inside.fds import read_exact, write_all
 from rlvr.verifier.sandbox.inside.jobs import JobRunner
 from rlvr.verifier.sandbox.inside.procs import set_non_dumpable
@@ -59,10 +60,15 @@ from rlvr.verifier.sandbox.inside.supervisor import Supervisor
 from rlvr.verifier.sandbox.inside.wipe import wipe_dir
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT
 from rlvr.verifier.sandbox.wire.frames import HEADER, body_size, decode_body, encode_frame
-from rlvr.verifier.sandbox.wire.protocol import Job
+from rlvr.verifier.sandbox.wire.protocol import (
+    ExecutorConfig,
+    ExecutorReady,
+    JobResult,
+    decode_job,
+)
 
 
-def main(config: dict[str, Any]) -> None:
+def main(config: ExecutorConfig) -> None:
     """Serve jobs until stdin closes (the host went away: the container then exits)."""
     if os.getpid() != 1:  # it stops and kills every process it can signal: never on a host
         raise SystemExit("the executor only runs as PID 1 of a sandbox container")
@@ -73,35 +79,50 @@ def main(config: dict[str, Any]) -> None:
     try:
         supervisor = Supervisor(config)
     except Exception as exc:  # the host reports it: the container is not used
-        send_frame({"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]})
+        failed: ExecutorReady = {"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]}
+        send_frame(failed)
         return
-    launcher = supervisor.launcher is not None
-    send_frame(
-        {
-            "ready": True,
-            "pid": os.getpid(),
-            "zygote": supervisor.zygote.pid,
-            "launcher": launcher,
-            "job_namespaces": supervisor.has_job_namespaces,
-            "job_namespaces_error": supervisor.namespaces_error,
-        }
+    ready: ExecutorReady = {
+        "ready": True,
+        "pid": os.getpid(),
+        "zygote": supervisor.zygote.pid,
+        "launcher": supervisor.launcher is not None,
+        "job_namespaces": supervisor.has_job_namespaces,
+        "job_namespaces_error": supervisor.namespaces_error,
+    }
+    send_frame(ready)
+    kept = ArtefactStore(
+        config.get("kept_artefacts", KEPT_ARTEFACTS), config.get("kept_artefact_bytes", KEPT_BYTES)
     )
-    runner = JobRunner(supervisor)
+    runner = JobRunner(supervisor, kept)
     supervisor.between_jobs()
     while True:
         job = read_frame()
         if job is None:
             return
-        try:
-            result = runner.run_job(cast(Job, job))
-        except Exception as exc:
-            result = {"id": job.get("id"), "fault": f"{type(exc).__name__}: {exc}"[:1000]}
-        # any anomaly retires the container: what it means was cleaned up, but it was hostile
-        result["healthy"] = (
-            supervisor.zygote.is_alive and supervisor.is_clean and not result.get("anomalies")
-        )
-        send_frame(result)
+        send_frame(answer(runner, job))
         supervisor.between_jobs()
+
+
+def answer(runner: JobRunner, message: dict[str, Any]) -> JobResult:
+    """PID 1's answer to one frame from the host: the job's result, or a `fault` when PID 1
+    failed on it before judging it (a malformed job, a bug of its own: the verifier's error,
+    which the host does not retry, `sandbox/host/backend.py`); `healthy` False when the
+    container must take no other job."""
+    try:
+        result = runner.run_job(decode_job(message))
+    except Exception as exc:
+        job_id = message.get("id")
+        result = {
+            "id": job_id if type(job_id) is str else None,
+            "fault": f"{type(exc).__name__}: {exc}"[:1000],
+        }
+    supervisor = runner.supervisor
+    # any anomaly retires the container: what it means was cleaned up, but it was hostile
+    result["healthy"] = (
+        supervisor.zygote.is_alive and supervisor.is_clean and not result.get("anomalies")
+    )
+    return result
 
 
 def read_frame() -> dict[str, Any] | None:

@@ -53,11 +53,11 @@ _ANSWER_BUDGET_BYTES = 16 << 20
 class JobRunner:
     """Runs jobs on PID 1's processes (`Supervisor`)."""
 
-    def __init__(self, supervisor: Supervisor) -> None:
+    def __init__(self, supervisor: Supervisor, artefacts: ArtefactStore | None = None) -> None:
         self.supervisor = supervisor
         self.budget = Budget()
         self.sessions = PythonSessions(supervisor, self.budget)
-        self.artefacts = ArtefactStore()
+        self.artefacts = artefacts if artefacts is not None else ArtefactStore()
 
     def run_job(self, job: Job) -> JobResult:
         try:

@@ -42,6 +42,7 @@ from rlvr.verifier.sandbox.wire.session_protocol import (
     CloseSession,
     OpenSession,
     RunCell,
+    SessionExecutorConfig,
 )
 
 # A reply line longer than this is not a reply (the kernel caps a value at 64 K characters).
@@ -54,14 +55,14 @@ _DEAD_KEPT = 4096
 _OOM_COUNTERS = ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control")
 
 
-def main(config: dict[str, Any]) -> None:
+def main(config: SessionExecutorConfig) -> None:
     """Serve session requests until stdin closes (the host went away: the container exits)."""
     if os.getpid() != 1:  # it kills what it holds: never on a host
         raise SystemExit("the session executor only runs as PID 1 of a sandbox container")
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2):
         signal.signal(sig, signal.SIG_IGN)
     set_non_dumpable()
-    tmpfs_mb = int(config.get("session_tmpfs_mb", 16))
+    tmpfs_mb = int(config["session_tmpfs_mb"])
     try:
         zygote = Zygote.start(for_job_spawners=True)
         JobSpace.open(zygote, tmpfs_mb, private_net=True).close()  # refused here: say so now
@@ -116,11 +117,11 @@ class Session:
 
 
 class SessionExecutor:
-    def __init__(self, zygote: Zygote, config: dict[str, Any]) -> None:
+    def __init__(self, zygote: Zygote, config: SessionExecutorConfig) -> None:
         self.zygote = zygote
-        self.max = int(config.get("max_sessions", 64))
-        self.output_limit = int(config.get("output_limit_bytes", 1 << 20))
-        self.tmpfs_mb = int(config.get("session_tmpfs_mb", 16))
+        self.max = int(config["max_sessions"])
+        self.output_limit = int(config["output_limit_bytes"])
+        self.tmpfs_mb = int(config["session_tmpfs_mb"])
         self.sessions: dict[str, Session] = {}
         # opens whose namespaces are being made: (request, started, spawner's socket, deadline)
         self.opening: dict[str, tuple[OpenSession, float, socket.socket, float]] = {}

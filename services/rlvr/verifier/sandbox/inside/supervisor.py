@@ -29,7 +29,7 @@ from rlvr.verifier.sandbox.inside.procs import (
 from rlvr.verifier.sandbox.inside.wipe import wipe_dir, wipe_ipc
 from rlvr.verifier.sandbox.inside.work_files import read_work_files
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, SpawnRequest, Zygote, ZygoteLost
-from rlvr.verifier.sandbox.wire.protocol import Limits
+from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig, Limits
 
 SHM_ROOT = "/dev/shm"
 MQUEUE_ROOT = "/dev/mqueue"
@@ -292,7 +292,7 @@ class Run:
 class Supervisor:
     """PID 1's processes: the zygote, the runs it spawns, and the cleanup after each."""
 
-    def __init__(self, config: dict[str, Any]) -> None:
+    def __init__(self, config: ExecutorConfig) -> None:
         self.output_limit = int(config.get("output_limit_bytes", 1 << 20))
         self.is_clean = True
         self.prepared: list[str] = []  # the top-level files of the last work dir we made
@@ -486,7 +486,7 @@ class Supervisor:
 
     # -- one run
 
-    def prepare_dir(self, files: dict[str, bytes], executable: str | None = None) -> str:
+    def prepare_dir(self, files: dict[str, bytes]) -> str:
         if not self.is_clean:
             raise ContainerDirty("not run: the sandbox could not be cleaned after this program")
         work = os.path.join(self.work_root, "w")

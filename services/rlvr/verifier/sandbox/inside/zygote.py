@@ -19,7 +19,7 @@ import signal
 import socket
 import sys
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from rlvr.verifier.sandbox.inside.candidate import prepare_stdio, run_python_main, run_python_serve
@@ -108,6 +108,29 @@ SpawnRequest = (
     | PythonSessionRequest
     | LaunchRequest
 )
+
+
+class JobSpawnerOptions(TypedDict):
+    tmpfs_mb: int  # the job's own /tmp
+    private_net: NotRequired[bool]  # a network namespace too (a stateful session's)
+
+
+class JobSpawnerRequest(TypedDict):
+    """Fork a job's spawner (`jobspace.py`) on the socket sent alongside."""
+
+    jobspace: JobSpawnerOptions
+
+
+class GroupRequest(TypedDict):
+    """Several runs at once (an interactor beside the candidate): `counts[i]` of the descriptors
+    sent alongside are `group[i]`'s, in order."""
+
+    group: list[SpawnRequest]
+    counts: list[int]
+
+
+# What PID 1 asks of a spawner: one run (by `mode`), a group of runs, or a job's spawner.
+ZygoteRequest = SpawnRequest | GroupRequest | JobSpawnerRequest
 # Modules candidates commonly import, imported once in the zygote so that no run pays for them.
 # Not `dataclasses` (it brings `inspect`, `ast`, `dis`: 2 MB of heap) nor `hashlib` (OpenSSL,
 # 0.5 MB): every run's fork copies the page tables of this heap and every exit frees them, and
@@ -228,14 +251,15 @@ def serve(sock: socket.socket) -> None:
             os._exit(0)
         if not message:
             os._exit(0)
-        request = json.loads(message)
+        request: ZygoteRequest = json.loads(message)  # PID 1's: trusted
         if "jobspace" in request:
-            _fork_job_spawner(sock, request["jobspace"], fds)
+            _fork_job_spawner(sock, cast(JobSpawnerRequest, request)["jobspace"], fds)
             continue
         if "group" in request:
-            _spawn_group(sock, request["group"], request["counts"], fds)
+            group = cast(GroupRequest, request)
+            _spawn_group(sock, group["group"], group["counts"], fds)
             continue
-        pid = _fork_child(sock, cast(SpawnRequest, request), fds)
+        pid = _fork_child(sock, request, fds)
         # the child is running: every page this process writes now is copied (a fault), so
         # the reply is formatted without the json module's objects
         sock.send(b'{"pid": %d}' % pid)
@@ -247,7 +271,7 @@ def serve(sock: socket.socket) -> None:
 _OOM_FD = -1
 
 
-def _fork_job_spawner(sock: socket.socket, options: dict[str, Any], fds: list[int]) -> None:
+def _fork_job_spawner(sock: socket.socket, options: JobSpawnerOptions, fds: list[int]) -> None:
     """Fork a job's spawner on the socket in `fds`, through a child that exits at once: the
     spawner is then PID 1's child (PID 1 waits for it and kills it at the job's end), and it
     lives in the container's PID namespace, where the pids of the runs it forks are the ones
@@ -375,15 +399,17 @@ class Zygote:
     ) -> None:
         """Ask for a job's spawner on `job_sock` (the other end is the caller's);
         `private_net`: a network namespace of its own too (a session's)."""
-        options = {"tmpfs_mb": tmpfs_mb, "private_net": private_net}
-        self._send({"jobspace": options}, [job_sock.fileno()])
+        request: JobSpawnerRequest = {
+            "jobspace": {"tmpfs_mb": tmpfs_mb, "private_net": private_net}
+        }
+        self._send(request, [job_sock.fileno()])
         job_sock.close()
         reply = self.receive(timeout_s=5)
         if reply is None or not reply.get("forked"):
             self.is_alive = False
             raise ZygoteLost("the sandbox's process spawner did not fork a job spawner")
 
-    def _send(self, message: Mapping[str, object], fds: list[int]) -> None:
+    def _send(self, message: ZygoteRequest, fds: list[int]) -> None:
         """A request to the zygote; a zygote that is gone (a candidate killed it: the socket's
         other end is closed, BrokenPipeError, ECONNRESET...) is `ZygoteLost`, whose meaning
         the job knows (the candidate loses its own remaining tests), never a fault."""
@@ -404,7 +430,7 @@ class Zygote:
     def spawn_group(self, requests: list[SpawnRequest], fds: list[list[int]]) -> list[int]:
         """Several processes at once (an interactor beside the candidate), in order; the
         zygote then reports each exit as it happens."""
-        group = {"group": requests, "counts": [len(f) for f in fds]}
+        group: GroupRequest = {"group": requests, "counts": [len(f) for f in fds]}
         self._send(group, [fd for f in fds for fd in f])
         reply = self.receive(timeout_s=5)
         if reply is None or "pids" not in reply:

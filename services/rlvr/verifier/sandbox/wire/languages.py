@@ -164,7 +164,6 @@ LANGUAGES: dict[str, Language] = {
         memory_markers=("memory allocation of",),
     ),
 }
-LANGUAGE_NAMES = tuple(LANGUAGES)
 
 DEFAULT_FLAGS: dict[str, tuple[str, ...]] = {
     "cpp": ("-O2", "-std=gnu++17", "-pipe"),

@@ -14,11 +14,35 @@ it may have forged): these types describe what the executor *sends*, not what th
 
 # (No `from __future__ import annotations`: `decode_run_report` reads the shapes' required and
 # optional keys at run time, which Python 3.11 gets wrong for string annotations.)
+import types
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Literal, NotRequired, TypedDict, cast, get_args
+from typing import (
+    Literal,
+    NotRequired,
+    TypedDict,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 # -- host -> executor
+
+
+class ExecutorConfig(TypedDict):
+    """What PID 1 is told once, at its start (the container's settings it applies itself)."""
+
+    output_limit_bytes: int  # captured stdout/stderr kept per run
+    is_launcher_enabled: bool
+    job_namespaces: str  # preferred | required | off
+    tmpfs_mb: int
+    # the compiled artefacts PID 1 keeps between jobs (`inside/artefacts.py`): how many, and
+    # their bytes together; it reports the keys it holds (`JobResult.artefact_keys`)
+    kept_artefacts: int
+    kept_artefact_bytes: int
 
 
 class Limits(TypedDict):
@@ -115,6 +139,18 @@ class Job(TypedDict):
 
 
 # -- executor -> host
+
+
+class ExecutorReady(TypedDict):
+    """PID 1's first frame, once: it is ready for jobs, or why it is not (`error`)."""
+
+    ready: bool
+    error: NotRequired[str]
+    pid: NotRequired[int]
+    zygote: NotRequired[int]  # the zygote's pid
+    launcher: NotRequired[bool]  # native runs start through the image's launcher
+    job_namespaces: NotRequired[bool]  # every job in fresh namespaces
+    job_namespaces_error: NotRequired[str | None]  # why not, where they were asked for
 
 
 class SkipReason(StrEnum):
@@ -359,7 +395,7 @@ _FIELD_CHECKS: dict[str, _Check] = {
     "files": _is_str_map,
     "replies": _is_replies,
     "verdict": _is_verdict,
-    "judge": lambda value: _fields_wrong(value, JudgeReport, _JUDGE_CHECKS) is None,
+    "judge": lambda value: _fields_wrong(value, JudgeReport, _JUDGE_CHECKS, "judge") is None,
     "reason": _is_reason,
     "detail": _is_str,
 }
@@ -387,22 +423,37 @@ _JUDGE_CHECKS: dict[str, _Check] = {
 }
 
 
-def _fields_wrong(obj: object, shape: type, checks: dict[str, _Check]) -> str | None:
+def _shape_wrong(
+    obj: object, shape: type, where: str, field_wrong: Callable[[str, object], str | None]
+) -> str | None:
     """None when `obj` is a dict with every required field of the TypedDict `shape`, no field
-    it does not declare, and each of the type `checks` says; else what is wrong."""
+    it does not declare, and each field as `field_wrong(name, value)` accepts (None); else
+    what is wrong, at `where`. (The one reader of both directions' messages.)"""
     if type(obj) is not dict:
-        return "is not an object"
+        return f"{where} is not an object"
     required: frozenset[str] = shape.__required_keys__  # type: ignore[attr-defined]
     declared: frozenset[str] = required | shape.__optional_keys__  # type: ignore[attr-defined]
     missing = required - obj.keys()
     if missing:
-        return f"lacks {', '.join(sorted(missing))}"
+        return f"{where} lacks {', '.join(sorted(missing))}"
     for name, value in obj.items():
         if name not in declared:
-            return f"has an unknown field {str(name)[:40]!r}"
-        if name != "kind" and not checks[name](value):
-            return f"has a malformed {name!r}"
+            return f"{where} has an unknown field {str(name)[:40]!r}"
+        wrong = field_wrong(name, value)
+        if wrong is not None:
+            return wrong
     return None
+
+
+def _fields_wrong(obj: object, shape: type, checks: dict[str, _Check], where: str) -> str | None:
+    """`_shape_wrong` with each field's type as `checks` says (the tag is the caller's)."""
+
+    def field_wrong(name: str, value: object) -> str | None:
+        if name == "kind" or checks[name](value):
+            return None
+        return f"{where} has a malformed {name!r}"
+
+    return _shape_wrong(obj, shape, where, field_wrong)
 
 
 def decode_run_report(obj: object) -> RunReport:
@@ -417,9 +468,93 @@ def decode_run_report(obj: object) -> RunReport:
     if shape is None:
         shown = repr(kind[:40]) if type(kind) is str else f"of type {type(kind).__name__}"
         raise ValueError(f"a run report of unknown kind {shown}")
-    wrong = _fields_wrong(obj, shape, _FIELD_CHECKS)
+    wrong = _fields_wrong(obj, shape, _FIELD_CHECKS, f"a run report of kind {kind!r}")
     if wrong is not None:
-        raise ValueError(f"a run report of kind {kind!r} {wrong}")
+        raise ValueError(wrong)
     if kind == "skipped":
         return cast(SkippedReport, {**obj, "reason": SkipReason(obj["reason"])})
     return cast(RunReport, obj)
+
+
+# -- reading a job (executor side)
+
+# How deep a job's declared types nest (Job > tests > a test's fields): a bound for the reader.
+_MAX_TYPE_DEPTH = 8
+
+
+def _type_wrong(value: object, declared: object, where: str, depth: int = 0) -> str | None:
+    """None when `value` (parsed JSON) is of the `declared` type of this module's messages
+    (a scalar, `X | None`, `list[X]`, `dict[str, X]`, a Literal, a TypedDict, a union of
+    TypedDicts); else what is wrong, at `where`. A float field takes an int (JSON's `5`)."""
+    if depth > _MAX_TYPE_DEPTH:
+        raise TypeError(f"{where}: declared types nest deeper than {_MAX_TYPE_DEPTH}")
+    origin = get_origin(declared)
+    if origin is Union or origin is types.UnionType:
+        arms = get_args(declared)
+        if any(_type_wrong(value, arm, where, depth + 1) is None for arm in arms):
+            return None
+        shapes = [arm for arm in arms if is_typeddict(arm)]
+        if shapes and type(value) is dict:  # the arm its tag names says what is wrong
+            for shape in shapes:
+                tag = get_type_hints(shape).get("kind")
+                if tag is not None and value.get("kind") in get_args(tag):
+                    return _type_wrong(value, shape, where, depth + 1)
+            return f"{where} has no known kind"
+        return f"{where} is not {' | '.join(_type_name(arm) for arm in arms)}"
+    if origin is Literal:
+        allowed = get_args(declared)
+        if any(type(value) is type(choice) and value == choice for choice in allowed):
+            return None
+        return f"{where} is not one of {', '.join(map(repr, allowed))}"
+    if origin is list:
+        if type(value) is not list:
+            return f"{where} is not a list"
+        (item,) = get_args(declared)
+        for index, element in enumerate(value):
+            wrong = _type_wrong(element, item, f"{where}[{index}]", depth + 1)
+            if wrong is not None:
+                return wrong
+        return None
+    if origin is dict:
+        if type(value) is not dict:
+            return f"{where} is not an object"
+        _, item = get_args(declared)
+        for key, element in value.items():
+            wrong = _type_wrong(element, item, f"{where}[{str(key)[:40]!r}]", depth + 1)
+            if wrong is not None:
+                return wrong
+        return None
+    if is_typeddict(declared):
+        return _typeddict_wrong(value, cast(type, declared), where, depth + 1)
+    if declared is float:
+        ok = type(value) in (int, float)
+    elif declared is type(None):
+        ok = value is None
+    else:  # str, int, bool: exactly (a bool is not an int here)
+        ok = type(value) is declared
+    return None if ok else f"{where} is not {_type_name(declared)}"
+
+
+def _typeddict_wrong(value: object, shape: type, where: str, depth: int) -> str | None:
+    hints = get_type_hints(shape)  # NotRequired stripped: the field's own type
+    return _shape_wrong(
+        value,
+        shape,
+        where,
+        lambda name, element: _type_wrong(element, hints[name], f"{where}.{name}", depth),
+    )
+
+
+def _type_name(declared: object) -> str:
+    return getattr(declared, "__name__", None) or str(declared)
+
+
+def decode_job(obj: object) -> Job:
+    """A job as the host sent it (parsed JSON), checked against `Job` and every type it
+    declares: the fields, their types, each test's shape by its `kind`. ValueError otherwise,
+    naming the first wrong field: the executor answers it as a `fault` (the host's own
+    error, never the candidate's), instead of failing somewhere inside the job."""
+    wrong = _type_wrong(obj, Job, "job")
+    if wrong is not None:
+        raise ValueError(f"a malformed job: {wrong}")
+    return cast(Job, obj)

@@ -14,7 +14,23 @@ returned, an error it may have forged on its reply pipe): the host decodes every
 # (No `from __future__ import annotations`: the decoder reads the shapes' keys at run time.)
 from typing import Literal, NotRequired, TypedDict, get_args
 
+from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig
+
 # -- host -> PID 1
+
+
+class SessionExecutorConfig(ExecutorConfig):
+    """What a session container's PID 1 is told at its start, besides the sandbox's own."""
+
+    max_sessions: int  # sessions it holds at once
+    session_tmpfs_mb: int  # each session's own /tmp
+
+
+class SessionKeys(TypedDict):
+    """The keys `SessionExecutorConfig` adds (what the host's session pool passes in)."""
+
+    max_sessions: int
+    session_tmpfs_mb: int
 
 
 class OpenSession(TypedDict):

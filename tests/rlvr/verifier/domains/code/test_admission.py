@@ -10,7 +10,7 @@ from rlvr.schemas.code import CodeItem
 from rlvr.schemas.common import Status
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.verifier import open_code_verifier
-from tests.rlvr.verifier.domains.await_points import cancel_at_every_await_point
+from tests.support.await_points import cancel_at_every_await_point
 
 pytestmark = [pytest.mark.docker]
 

@@ -92,3 +92,30 @@ async def test_a_container_that_no_longer_holds_it_gets_the_bytes_without_a_roun
     assert stats["missing"] == 0
     kept = backend.sent[-1][2]["artefact_keys"]
     assert 1 <= len(kept) < 20  # PID 1 bounds what it keeps; the host followed its list
+
+
+@pytest.mark.parametrize("kept", [0, 2])
+async def test_a_container_keeps_as_many_artefacts_as_the_settings_say(
+    docker_engine: None, kept: int
+) -> None:
+    # one number, the host's setting, sent to PID 1 at its start; the host follows its reports
+    label = "artefact-trips"
+    settings = CodeSettings.model_validate(
+        {"pool_size": 1, "is_dedup_enabled": False,
+         "sandbox": {"label": label, "kept_artefacts": kept}}
+    )  # fmt: skip
+    backend = CountingBackend(sandbox_settings(label=label, kept_artefacts=kept))
+    programs = [C_PROGRAM.replace("2*x", f"2*x+{k}-{k}") for k in range(3)]
+    async with open_code_verifier(settings, backend) as verifier:
+        for n, code in enumerate(programs * 2):  # other inputs: no verdict copied from a cache
+            item = c_item(n).model_copy(update={"code": code})
+            [result] = await verifier.verify_batch([item])
+            assert result.status is Status.passed, result
+        stats = verifier.health().stats["artefacts"]
+    held = [result["artefact_keys"] for _, _, result in backend.sent]
+    assert max(len(keys) for keys in held) == kept
+    assert stats["missing"] == 0  # never sent by key to a container that dropped it
+    if kept == 0:
+        assert stats["by_key"] == 0 and stats["with_bytes"] == 6
+    else:
+        assert stats["by_key"] >= 1

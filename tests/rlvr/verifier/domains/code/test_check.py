@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,11 +14,17 @@ from rlvr.verifier.domains.code.check import (
     grade_test,
     grade_tests,
     item_outcome,
-    values_match,
+    tree_matches,
 )
 from rlvr.verifier.domains.code.not_run import NOT_RUN
+from rlvr.verifier.sandbox.wire.codec import encode_value
 from rlvr.verifier.sandbox.wire.protocol import RunReport, SkipReason
 from tests.support.run_reports import call, skipped, stdio
+
+
+def values_match(expected: Any, got: Any, tolerance: float | None = None) -> bool:
+    """JSON-typed equality of an expected value and a local one, as the codec would send it."""
+    return tree_matches(expected, json.loads(encode_value(got)), tolerance)
 
 
 @pytest.mark.parametrize(

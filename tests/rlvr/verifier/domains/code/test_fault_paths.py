@@ -199,3 +199,48 @@ async def test_the_cache_keeps_a_verdict_only_when_the_reports_say_it_lasts(
     assert len(backend.jobs) == runs
     assert later.reused == (None if runs == 2 else "cache")
     assert later.status is first.status
+
+
+def compiling(fault_on_compile: bool) -> Callable[[Job, FakeSandbox], JobResult]:
+    """A C program: the compile job faults (or compiles), every run passes."""
+    tar = base64.b64encode(artefact_tar({"main": b"bin"})).decode()
+
+    def script(job: Job, sandbox: FakeSandbox) -> JobResult:
+        if job.get("return_artefact"):
+            if fault_on_compile:
+                return {"id": job.get("id"), "fault": "OSError: no space (fake)"}
+            key = job.get("artefact_key", "")
+            return {"compile": {"artefact": tar, "elapsed_s": 0.1}, "tests": [],
+                    "artefact_keys": [key], "healthy": True}  # fmt: skip
+        return passing(job, sandbox)
+
+    return script
+
+
+async def test_an_executor_fault_while_compiling_is_the_items_error_and_is_not_cached() -> None:
+    backend = FakeBackend(compiling(fault_on_compile=True))
+    async with open_code_verifier(settings(retries=2), backend) as verifier:
+        [first] = await verifier.verify_batch([C_ITEM])
+        [second] = await verifier.verify_batch([C_ITEM])
+    assert first.status is Status.error and "executor fault: OSError" in first.detail
+    assert second.status is Status.error
+    compiles = [job for job in backend.jobs if job.get("return_artefact")]
+    assert len(compiles) == 2  # once per item (not retried, not cached), and no test job ran
+    assert len(backend.jobs) == 2
+    assert [s.is_alive for s in backend.started].count(False) == 2
+
+
+async def test_a_sandbox_lost_while_compiling_is_retried_and_the_item_passes() -> None:
+    compile_then_pass = compiling(fault_on_compile=False)
+
+    def lost_first(job: Job, sandbox: FakeSandbox) -> JobResult:
+        if sandbox.name == "fake-0":
+            raise SandboxLost("died mid-compile (fake)")
+        return compile_then_pass(job, sandbox)
+
+    backend = FakeBackend(lost_first)
+    async with open_code_verifier(settings(retries=1), backend) as verifier:
+        [result] = await verifier.verify_batch([C_ITEM])
+    assert result.status is Status.passed
+    kinds = [(s.name, bool(job.get("return_artefact"))) for s in backend.started for job in s.jobs]
+    assert kinds[0] == ("fake-0", True) and ("fake-1", True) in kinds

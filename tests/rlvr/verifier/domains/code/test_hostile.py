@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from tests.rlvr.verifier.domains.code.language_programs import (
+from tests.support.http import post_code
+from tests.support.language_programs import (
     ASSERT_TEST,
     CALL_TEST,
     CANARY_GOOD,
     PROBE,
     STDIO_TEST,
 )
-from tests.support.http import post_code
 
 pytestmark = [pytest.mark.docker]
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.rlvr.verifier.domains.code.language_programs import ADD, CANARY_GOOD, PROBE
 from tests.support.http import post_code
+from tests.support.language_programs import ADD, CANARY_GOOD, PROBE
 
 pytestmark = [pytest.mark.docker]
 

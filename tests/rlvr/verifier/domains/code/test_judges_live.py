@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.rlvr.verifier.domains.code.language_programs import PROBE
 from tests.support.http import post_code
+from tests.support.language_programs import PROBE
 
 pytestmark = [pytest.mark.docker]
 

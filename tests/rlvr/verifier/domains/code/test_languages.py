@@ -12,7 +12,8 @@ from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.sandbox.host.docker import DockerBackend
-from tests.rlvr.verifier.domains.code.language_programs import (
+from tests.support.http import post_code
+from tests.support.language_programs import (
     ADD,
     COMPILE_ERROR,
     COMPILED,
@@ -20,7 +21,6 @@ from tests.rlvr.verifier.domains.code.language_programs import (
     MEMORY_BOMB,
     RUNTIME_ERROR,
 )
-from tests.support.http import post_code
 
 pytestmark = [pytest.mark.docker]
 

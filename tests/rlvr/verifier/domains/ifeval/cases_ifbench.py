@@ -53,6 +53,17 @@ IFBENCH_CASES: list[Case] = [
     Case("ratio:sentence_words", {}, "Cats are fun. Dogs run. Owls see far.", False),
     Case("count:words_japanese", {"N": 2}, "cat 猫 dog 犬", True),
     Case("count:words_japanese", {"N": 2}, "cat dog 猫 犬", False),
+    Case("words:start_verb", {}, "Write a poem about the sea.", True),
+    Case("words:start_verb", {}, "Does this sentence start with a verb?", True),  # IFBench's
+    Case("words:start_verb", {}, "This sentence does not start with a verb.", False),  # its own
+    Case("words:start_verb", {}, "  Explain it simply: the sky scatters blue light.", True),
+    Case("words:start_verb", {}, "Imagine a city under the sea.", True),
+    Case("words:start_verb", {}, "The answer is yes.", False),
+    Case("words:start_verb", {}, "Galois theory studies field extensions.", False),
+    Case("words:start_verb", {}, "Sure! Here is the plan.", False),
+    # NLTK's first token is `*`: not a verb; loose drops the emphasis
+    Case("words:start_verb", {}, "**Consider** the following.", False, True),
+    Case("words:start_verb", {}, "", False),
     Case("words:repeats", {"small_n": 2}, "The cat, the dog.", True),
     Case("words:repeats", {"small_n": 1}, "The cat, the dog.", False),
     Case("sentence:keyword", {"word": "dog", "N": 2}, "A cat. A big DOG.", True),

@@ -8,23 +8,14 @@ import logging
 
 import pytest
 
-from rlvr.schemas.ifeval import INSTRUCTION_KWARGS, normalize_kwargs
-from rlvr.verifier.domains.ifeval.judge import check_one, loose_variants
+from rlvr.schemas.ifeval import INSTRUCTION_KWARGS
+from rlvr.verifier.domains.ifeval.judge import loose_variants
 from rlvr.verifier.domains.ifeval.registry import CHECKERS
 from tests.rlvr.verifier.domains.ifeval.cases import CASES, REFERENCE_DIFFERS, Case
 from tests.support.ifeval_corpus import corpus
-from tests.support.ifeval_reference import reference_check, registry
+from tests.support.ifeval_reference import ours, reference_check, registry
 
 logging.getLogger().setLevel(logging.CRITICAL)  # the reference logs every langdetect failure
-
-
-def ours(instruction_id: str, kwargs: dict, response: str) -> tuple[bool, bool]:
-    normalized = normalize_kwargs(instruction_id, kwargs)
-    strict = (
-        bool(response.strip()) and check_one(instruction_id, response, normalized, [response]).met
-    )
-    loose = check_one(instruction_id, response, normalized, loose_variants(response)).met
-    return strict, loose
 
 
 IFEVAL_GROUPS = (
@@ -46,8 +37,7 @@ def test_every_wire_id_has_a_checker_and_every_family_of_the_three_sources_is_th
 
     assert set(CHECKERS) == set(INSTRUCTION_KWARGS)
     assert len(IFEVAL) == 25 and set(IFEVAL) <= set(CHECKERS)
-    # IFBench's 58 test families but words:start_verb (NLTK's tagger model is not here)
-    assert len(IFBENCH) == 58 and set(IFBENCH) - set(CHECKERS) == {"words:start_verb"}
+    assert len(IFBENCH) == 58 and set(IFBENCH) <= set(CHECKERS)
     assert len(set(CHECKERS) - set(IFEVAL) - set(IFBENCH)) == 29  # IFEvalG's additions
 
 
@@ -61,10 +51,26 @@ def test_labelled_case(case: Case) -> None:
     assert ours(case.instruction_id, case.kwargs, case.response) == (case.strict, loose)
 
 
+def _has_nltk_tagger() -> bool:
+    """Whether NLTK's averaged-perceptron model is installed (where it is, IFBench's own
+    start_verb checker runs against the table too)."""
+    import nltk
+
+    try:
+        nltk.data.find("taggers/averaged_perceptron_tagger_eng")
+    except LookupError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.instruction_id}:{c.response[:24]!r}")
 def test_reference_agrees_on_the_table_or_the_difference_is_documented(case: Case) -> None:
     if case.instruction_id not in registry():
         pytest.skip("open-instruct's IFEvalG is not installable: the labels are the reference")
+    if case.instruction_id == "words:start_verb" and not _has_nltk_tagger():
+        pytest.skip(
+            "NLTK's tagger model (NLTK data) is not installed: the labels are the reference"
+        )
     reference = tuple(reference_check(case.instruction_id, case.kwargs, case.response))
     mine = ours(case.instruction_id, case.kwargs, case.response)
     if (case.instruction_id, case.response) in REFERENCE_DIFFERS:

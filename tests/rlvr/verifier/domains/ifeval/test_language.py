@@ -8,8 +8,7 @@ import random
 import langdetect
 
 from rlvr.verifier.domains.ifeval.language import _detect, _loaded, _ngrams, warm_up
-from tests.rlvr.verifier.domains.ifeval.test_ifbench import IFBENCH_IDS
-from tests.support.ifbench_corpus import ifbench_corpus
+from tests.support.ifbench_corpus import IFBENCH_IDS, ifbench_corpus
 from tests.support.ifeval_corpus import ENGLISH, OTHER, corpus
 
 #: Unicode blocks langdetect's `NGram.normalize` treats apart (Latin and its supplements and

@@ -12,8 +12,7 @@ from nltk.tokenize.destructive import NLTKWordTokenizer
 
 from rlvr.verifier.domains.ifeval import text
 from rlvr.verifier.domains.ifeval.text import sentence_tokenizer, tokenize_sentence, word_tokens
-from tests.rlvr.verifier.domains.ifeval.test_ifbench import IFBENCH_IDS
-from tests.support.ifbench_corpus import ifbench_corpus
+from tests.support.ifbench_corpus import IFBENCH_IDS, ifbench_corpus
 from tests.support.ifeval_corpus import ENGLISH, OTHER, corpus
 
 NLTK = NLTKWordTokenizer()

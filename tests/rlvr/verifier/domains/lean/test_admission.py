@@ -6,8 +6,8 @@ back every queue place. Before the shared `Admission`, a batch cancelled right a
 from __future__ import annotations
 
 from rlvr.schemas.common import Status
-from tests.rlvr.verifier.domains.await_points import cancel_at_every_await_point
 from tests.rlvr.verifier.domains.lean.support import HONEST, item, lean
+from tests.support.await_points import cancel_at_every_await_point
 
 
 async def test_batch_cancelled_at_every_await_point_gives_back_every_place() -> None:

@@ -37,13 +37,13 @@ def lean_url() -> Iterator[str]:
         yield url
 
 
-def post(url: str, items: Sequence[Mapping[str, object]]) -> httpx.Response:
+def post_lean(url: str, items: Sequence[Mapping[str, object]]) -> httpx.Response:
     # the key of the Lean service here; a service without one ignores the header
     return post_items(url, "/lean", items, timeout_s=60, headers={"X-API-Key": API_KEY})
 
 
 def test_honest_proof_passes_with_messages_and_axioms(lean_url: str) -> None:
-    reply = post(lean_url, [{"id": "a", "statement": STATEMENT, "proof": HONEST}])
+    reply = post_lean(lean_url, [{"id": "a", "statement": STATEMENT, "proof": HONEST}])
     assert reply.status_code == 200
     [result] = reply.json()["results"]
     assert result["id"] == "a"
@@ -57,7 +57,7 @@ def test_batch_keeps_order_and_judges_each_item(lean_url: str) -> None:
         {"statement": STATEMENT, "proof": "theorem two_mul' (n : Nat) : 2 * n = n + n := sorry"},
         {"statement": STATEMENT, "proof": "theorem two_mul' (n : Nat) : n = n := rfl"},
     ]
-    results = post(lean_url, items).json()["results"]
+    results = post_lean(lean_url, items).json()["results"]
     assert [r["status"] for r in results] == ["passed", "failed", "failed"]
     assert "sorry" in results[1]["detail"]
     assert "does not prove the statement" in results[2]["detail"]
@@ -66,13 +66,14 @@ def test_batch_keeps_order_and_judges_each_item(lean_url: str) -> None:
 
 def test_response_field_takes_the_last_lean_block(lean_url: str) -> None:
     response = f"First try:\n```lean\nby sorry\n```\nFixed:\n```lean\n{HONEST}\n```"
-    [result] = post(lean_url, [{"statement": STATEMENT, "response": response}]).json()["results"]
+    reply = post_lean(lean_url, [{"statement": STATEMENT, "response": response}])
+    [result] = reply.json()["results"]
     assert result["status"] == "passed"
 
 
 def test_forbidden_construct_is_refused_with_a_clear_detail(lean_url: str) -> None:
     proof = "macro_rules | `(tactic| omega) => `(tactic| sorry)\n" + HONEST
-    [result] = post(lean_url, [{"statement": STATEMENT, "proof": proof}]).json()["results"]
+    [result] = post_lean(lean_url, [{"statement": STATEMENT, "proof": proof}]).json()["results"]
     assert result["status"] == "failed" and result["reward"] == 0.0
     assert result["detail"].startswith("refused before running Lean: `macro_rules`")
 
@@ -89,7 +90,7 @@ def test_escape_from_inside_a_repl_reaches_neither_the_service_nor_the_host(
         other = server.getsockname()[1]
         directive = f" -- fake: escape port={port} port={other} file={secret}"
         item = {"statement": STATEMENT, "proof": HONEST + directive}
-        [result] = post(lean_url, [item]).json()["results"]
+        [result] = post_lean(lean_url, [item]).json()["results"]
     assert result["status"] == "passed"
     [text] = [m["text"] for m in result["messages"] if m["text"].startswith("escape report: ")]
     report = json.loads(text.removeprefix("escape report: "))
@@ -103,14 +104,14 @@ def test_escape_from_inside_a_repl_reaches_neither_the_service_nor_the_host(
 
 def test_timeout_is_data_not_an_http_error(lean_url: str) -> None:
     item = {"statement": STATEMENT, "proof": HONEST + " -- fake: hang", "timeout_s": 1}
-    reply = post(lean_url, [item])
+    reply = post_lean(lean_url, [item])
     assert reply.status_code == 200
     assert reply.json()["results"][0]["status"] == "timed_out"
 
 
 def test_a_batch_larger_than_the_queue_is_413(lean_url: str) -> None:
     items = [{"statement": STATEMENT, "proof": HONEST}] * 4
-    reply = post(lean_url, items)
+    reply = post_lean(lean_url, items)
     assert reply.status_code == 413  # it could never be admitted: retrying would not help
     error = reply.json()["error"]
     assert error["code"] == "payload_too_large" and "max_queue=3" in error["message"]
@@ -128,13 +129,13 @@ def test_a_batch_larger_than_the_queue_is_413(lean_url: str) -> None:
     ids=["no-proof", "proof-and-response", "no-statement", "zero-timeout", "unknown-field"],
 )
 def test_invalid_item_is_422(lean_url: str, item: dict[str, object]) -> None:
-    reply = post(lean_url, [item])
+    reply = post_lean(lean_url, [item])
     assert reply.status_code == 422
     assert reply.json()["error"]["code"] == "validation_error"
 
 
 def test_health_reports_the_lean_pool_and_pinned_versions(lean_url: str) -> None:
-    post(lean_url, [{"statement": STATEMENT, "proof": HONEST}])
+    post_lean(lean_url, [{"statement": STATEMENT, "proof": HONEST}])
     lean = httpx.get(f"{lean_url}/health", headers={"X-API-Key": API_KEY}).json()
     lean = lean["domains"]["lean"]
     assert lean["ok"] is True
@@ -147,7 +148,8 @@ def test_health_reports_the_lean_pool_and_pinned_versions(lean_url: str) -> None
 @pytest.mark.skipif(shutil.which("repl") is not None, reason="a Lean REPL is on PATH here")
 def test_without_a_toolchain_items_are_errors_and_health_says_why(verifier_url: str) -> None:
     # The shared server has no Lean configured, as on this machine.
-    [result] = post(verifier_url, [{"statement": STATEMENT, "proof": HONEST}]).json()["results"]
+    reply = post_lean(verifier_url, [{"statement": STATEMENT, "proof": HONEST}])
+    [result] = reply.json()["results"]
     assert result["status"] == "error" and result["reward"] is None
     assert "no Lean toolchain" in result["detail"]
     lean = httpx.get(f"{verifier_url}/health").json()["domains"]["lean"]

@@ -10,7 +10,7 @@ from rlvr.schemas.math import MathItem
 from rlvr.verifier.domains.math.config import MathSettings
 from rlvr.verifier.domains.math.verifier import open_math_verifier
 from rlvr.verifier.errors import Overloaded, PayloadTooLarge
-from tests.rlvr.verifier.domains.await_points import cancel_at_every_await_point
+from tests.support.await_points import cancel_at_every_await_point
 
 # decided in-process (fast path), by SymPy in a worker, and past a quick attempt in a worker
 FAST = MathItem(id="fast", response="\\boxed{4}", answer="4")

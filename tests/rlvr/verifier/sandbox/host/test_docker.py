@@ -14,12 +14,14 @@ from rlvr.verifier.domains.code.verifier import open_code_verifier
 from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.inside import executor
-from rlvr.verifier.sandbox.wire.codec import decode_value, encode_value
+from rlvr.verifier.sandbox.wire.codec import decode_value
+from rlvr.verifier.sandbox.wire.protocol import Job, Limits
+from tests.support import jobs
 from tests.support.docker_engine import sandbox_settings
 
 pytestmark = [pytest.mark.docker]
 
-LIMITS = {"timeout_s": 5, "memory_mb": 256, "file_size_mb": 16, "nproc": 32}
+LIMITS: Limits = {"timeout_s": 5, "memory_mb": 256, "file_size_mb": 16, "nproc": 32}
 
 PROBE = """
 import os, socket
@@ -42,9 +44,8 @@ def probe():
 """
 
 
-def call_job(code: str, fn: str) -> dict[str, Any]:
-    test = {"kind": "call", "fn": fn, "args": encode_value([[], {}])}
-    return {"id": "t", "language": "python", "code": code, "limits": LIMITS, "tests": [test]}
+def call_job(code: str, fn: str) -> Job:
+    return jobs.call_job(code, fn, LIMITS)
 
 
 async def test_container_is_hardened_and_the_executor_unreachable(docker_engine: None) -> None:

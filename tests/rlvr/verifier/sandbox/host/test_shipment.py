@@ -14,7 +14,16 @@ from rlvr.verifier.sandbox.host.shipment import (
     bootstrap_payload,
     shipped_modules,
 )
+from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig
 
+CONFIG: ExecutorConfig = {
+    "output_limit_bytes": 1 << 20,
+    "is_launcher_enabled": True,
+    "job_namespaces": "off",
+    "tmpfs_mb": 64,
+    "kept_artefacts": 16,
+    "kept_artefact_bytes": 48 << 20,
+}
 SANDBOX_DIR = Path(__file__).resolve().parents[5] / "services/rlvr/verifier/sandbox"
 
 
@@ -83,8 +92,8 @@ def test_a_shipped_module_that_imports_the_host_side_fails_to_import() -> None:
 
 
 def test_the_payload_is_length_prefixed_json_naming_the_executor() -> None:
-    payload = bootstrap_payload({"output_limit_bytes": 1024})
+    payload = bootstrap_payload({**CONFIG, "output_limit_bytes": 1024})
     body = json.loads(payload[10:])
     assert int(payload[:10]) == len(payload) - 10
     assert body["main"] == f"{SANDBOX_PACKAGE}.inside.executor"
-    assert body["config"] == {"output_limit_bytes": 1024}
+    assert body["config"] == {**CONFIG, "output_limit_bytes": 1024}

@@ -12,6 +12,7 @@ import pytest
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.job_builder import build_job
+from rlvr.verifier.sandbox.inside.artefacts import ArtefactStore
 from rlvr.verifier.sandbox.inside.jobs import JobRunner
 from rlvr.verifier.sandbox.inside.supervisor import ProcessOutcome
 from rlvr.verifier.sandbox.wire.protocol import Job, SkipReason, decode_run_report
@@ -109,3 +110,16 @@ def test_every_report_is_tagged_and_reads_back_as_the_host_reads_it(
     reports, _, _ = run(job(inputs, stop=stop))
     decoded = [decode_run_report(json.loads(json.dumps(report))) for report in reports]
     assert [report["kind"] for report in decoded] == kinds
+
+
+def test_pid_1_keeps_no_more_artefacts_than_it_is_told() -> None:
+    supervisor = FakeSupervisor(by_word)
+    runner = JobRunner(supervisor, ArtefactStore(max_count=1))  # type: ignore[arg-type, unused-ignore]
+    for key in ("k1", "k2"):
+        compile_job: Any = {**job(["1"], language="c"), "tests": [], "return_artefact": True}
+        assert runner.run_job({**compile_job, "artefact_key": key})["artefact_keys"] == [key]
+    light: Any = {**job(["1"], language="c"), "artefact_key": "k1"}
+    assert runner.run_job(light)["missing_artefact"] is True  # k1 made room for k2
+    none_kept = JobRunner(supervisor, ArtefactStore(max_count=0))  # type: ignore[arg-type, unused-ignore]
+    compile_job = {**job(["1"], language="c"), "tests": [], "return_artefact": True}
+    assert none_kept.run_job({**compile_job, "artefact_key": "k3"})["artefact_keys"] == []

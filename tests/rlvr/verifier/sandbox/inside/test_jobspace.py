@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 
 from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox
-from rlvr.verifier.sandbox.wire.codec import decode_value, encode_value
+from rlvr.verifier.sandbox.wire.codec import decode_value
+from rlvr.verifier.sandbox.wire.protocol import Job, Limits
+from tests.support import jobs
 from tests.support.docker_engine import sandbox_settings
 
 pytestmark = [pytest.mark.docker]
 
-LIMITS = {"timeout_s": 10, "memory_mb": 256, "file_size_mb": 16, "nproc": 64}
+LIMITS: Limits = {"timeout_s": 10, "memory_mb": 256, "file_size_mb": 16, "nproc": 64}
 
 READER = """
 import os
@@ -102,9 +104,8 @@ def refusals():
 """
 
 
-def call_job(code: str, fn: str) -> dict[str, Any]:
-    test = {"kind": "call", "fn": fn, "args": encode_value([[], {}])}
-    return {"id": "t", "language": "python", "code": code, "limits": LIMITS, "tests": [test]}
+def call_job(code: str, fn: str) -> Job:
+    return jobs.call_job(code, fn, LIMITS)
 
 
 async def call(sandbox: DockerSandbox, code: str, fn: str) -> Any:

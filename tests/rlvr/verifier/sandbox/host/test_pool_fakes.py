@@ -1,0 +1,102 @@
+"""The pool's lending rules without Docker (FAKE sandboxes, `tests/support/sandbox_fakes.py`): a
+wait bounded by `acquire_timeout_s`, a closed or failing pool refusing at once, a cancelled wait
+keeping its sandbox, a dead idle sandbox replaced. The real-engine versions are in test_pool.py
+and test_docker.py."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from rlvr.verifier.sandbox.host.backend import SandboxUnavailable
+from rlvr.verifier.sandbox.host.pool import SandboxPool
+from tests.support.sandbox_fakes import FakeBackend
+
+
+async def started_pool(backend: FakeBackend, acquire_timeout_s: float = 5.0) -> SandboxPool:
+    pool = SandboxPool(
+        backend, size=1, max_jobs_per_sandbox=100, acquire_timeout_s=acquire_timeout_s
+    )
+    await pool.start(warm_timeout_s=2)
+    return pool
+
+
+async def test_a_borrower_waits_no_longer_than_the_acquire_timeout() -> None:
+    pool = await started_pool(FakeBackend(), acquire_timeout_s=0.3)
+    try:
+        async with pool.acquire():
+            started = time.monotonic()
+            with pytest.raises(SandboxUnavailable, match=r"no sandbox became free in 0\.3s"):
+                async with pool.acquire():
+                    pass
+            assert 0.25 < time.monotonic() - started < 2.0
+    finally:
+        await pool.close()
+
+
+async def test_a_sandbox_given_back_goes_to_the_next_borrower() -> None:
+    backend = FakeBackend()
+    pool = await started_pool(backend)
+    try:
+        async with pool.acquire() as first:
+            waiting = asyncio.ensure_future(pool._take())
+            await asyncio.sleep(0.05)
+            assert not waiting.done()
+        assert await asyncio.wait_for(waiting, 1) is first
+        pool._give_back(first)
+        assert len(backend.started) == 1
+    finally:
+        await pool.close()
+
+
+async def test_a_closed_pool_refuses_at_once() -> None:
+    pool = await started_pool(FakeBackend())
+    await pool.close()
+    with pytest.raises(SandboxUnavailable, match="shut down"):
+        async with pool.acquire():
+            pass
+
+
+async def test_no_engine_fails_every_borrower_at_once_not_after_the_timeout() -> None:
+    pool = await started_pool(FakeBackend(fail_starts=True), acquire_timeout_s=30)
+    try:
+        started = time.monotonic()
+        with pytest.raises(SandboxUnavailable, match="no sandbox available: the engine is"):
+            async with pool.acquire():
+                pass
+        assert time.monotonic() - started < 1.0
+        assert pool.is_failing and "unreachable" in (pool.stats()["last_error"] or "")
+    finally:
+        await pool.close()
+
+
+async def test_a_cancelled_wait_never_loses_a_sandbox() -> None:
+    backend = FakeBackend()
+    pool = await started_pool(backend)
+    try:
+        async with pool.acquire() as lent:
+            waiting = asyncio.ensure_future(pool._take())
+            await asyncio.sleep(0.05)
+        waiting.cancel()  # cancelled just as the sandbox came back
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        async with pool.acquire() as again:
+            assert again is lent
+        assert len(backend.started) == 1 and backend.removed == []
+    finally:
+        await pool.close()
+
+
+async def test_an_idle_sandbox_that_died_is_retired_and_replaced() -> None:
+    backend = FakeBackend()
+    pool = await started_pool(backend)
+    try:
+        backend.started[0]._alive = False  # the container vanished while idle (docker kill)
+        async with pool.acquire() as sandbox:
+            assert sandbox is not backend.started[0] and sandbox.is_alive
+        assert backend.started[0] in backend.removed
+        assert pool.stats()["retired_total"] == 1
+    finally:
+        await pool.close()
