@@ -36,6 +36,10 @@ DEMO_CODE_ITEMS = [
 ]
 
 
+# A stateful Python session (the policy's interpreter in agentic RL): state persists between cells.
+DEMO_SESSION_CELLS = ["import math\nradius = 2", "round(math.pi * radius**2, 3)", "1 / 0"]
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rlvr-verifier", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -50,7 +54,9 @@ def make_parser() -> argparse.ArgumentParser:
         "extra; layout from VERIFIER_RAY__*): an HTTP proxy on every node.",
     )
     serve.add_argument("--ray-address", help="Ray cluster address (default: auto).")
-    demo = sub.add_parser("demo", help="Send demo /math and /code batches to a running service.")
+    demo = sub.add_parser(
+        "demo", help="Send demo /math and /code batches and a session's cells to a running service."
+    )
     demo.add_argument("--url", default="http://127.0.0.1:8000", help="Service base URL.")
     return parser
 
@@ -109,6 +115,30 @@ def demo(args: argparse.Namespace) -> None:
         reply.raise_for_status()
         for result in reply.json()["results"]:
             print("  " + json.dumps(result))
+    if domains.get("sessions", {}).get("ok"):
+        demo_session(args.url)
+    else:
+        print(f"(skipping /sessions: {domains.get('sessions', {}).get('detail')})")
+
+
+def demo_session(url: str) -> None:
+    """Open a Python session, run cells that share state, close it."""
+    import httpx
+
+    print("POST /sessions")
+    opened = httpx.post(f"{url}/sessions", json={"timeout_s": 5}, timeout=60)
+    opened.raise_for_status()
+    session_id = opened.json()["session_id"]
+    try:
+        for code in DEMO_SESSION_CELLS:
+            print(f"POST /sessions/{{id}}/run  {code!r}")
+            reply = httpx.post(f"{url}/sessions/{session_id}/run", json={"code": code}, timeout=60)
+            reply.raise_for_status()
+            cell = reply.json()
+            shown = {k: cell[k] for k in ("status", "value", "error", "session_alive")}
+            print("  " + json.dumps(shown))
+    finally:
+        httpx.delete(f"{url}/sessions/{session_id}", timeout=60)
 
 
 def main(argv: list[str] | None = None) -> None:
