@@ -48,7 +48,7 @@ FRACTIONS_DECIMALS = [
     ("fraction", _math("-\\frac{2}{3}"), "-\\frac23"),
     ("fraction", _math("2.5"), "\\frac{5}{2}"),
     ("fraction", "The probability is $\\frac{1}{6}$.\n\nFinal Answer: $\\frac{1}{6}$", "1/6"),
-    ("decimal", _math("3.14159"), "\\pi"),
+    ("decimal", _math("3.14159"), "3.14159"),
     ("decimal", _math("18.90"), "18.9"),
     ("decimal", _math("\\$18.90"), "18.90"),
 ]
