@@ -132,7 +132,7 @@ def union_left_to_merge(gold_latex: str, pred_latex: str, pred: Any) -> str | No
 
 # a capital letter written as a name of its own (the parser lowercases names, so the written
 # text says which ones were capitals)
-_CAPITAL_NAME_RE = re.compile(r"(?<![A-Za-z\\])([A-Z])(?![A-Za-z])")
+_CAPITAL_NAME_RE = re.compile(r"(?<![A-Za-z\\])([A-Z](?:_\{?[A-Za-z0-9]{1,4}\}?)?)(?![A-Za-z])")
 
 
 def integration_constant_renamed(
@@ -149,7 +149,10 @@ def integration_constant_renamed(
     if gold_constant is None:
         return pred_tree
     extra = getattr(pred_tree, "free_symbols", set()) - gold_tree.free_symbols
-    capitals = {c.lower() for c in _CAPITAL_NAME_RE.findall(_without_commands(pred_latex))}
+    capitals = {
+        c.lower().replace("{", "").replace("}", "")
+        for c in _CAPITAL_NAME_RE.findall(_without_commands(pred_latex))
+    }
     if len(extra) != 1 or {s.name for s in extra} != capitals - {"c"}:
         return pred_tree
     (name,) = extra
