@@ -59,6 +59,8 @@ def agree_at_random_points(
     out of tries before enough points were defined means "not equal": an expression that is
     undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) must never equal everything.
     """
+    if not agree_at_special_points(gold, pred, symbols, rel_tol):
+        return False
     rng = _POINTS
     defined = 0
     for index in range(_MAX_POINT_TRIES):
@@ -79,6 +81,28 @@ def agree_at_random_points(
         if defined >= _MIN_DEFINED_POINTS:
             return True
     return False
+
+
+# the points where a power, a quotient or a sign changes how it behaves (`0^{x^2}` is 1 at 0 and
+# 0 elsewhere): random points almost never land on them, so each is checked as well
+_SPECIAL_VALUES = (0, 1, -1)
+
+
+def agree_at_special_points(
+    gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], rel_tol: float
+) -> bool:
+    """False when, with every unknown at 0, 1 or -1, both sides have a finite value and differ
+    (a point where either is undefined proves nothing)."""
+    for special in _SPECIAL_VALUES:
+        point = dict.fromkeys(symbols, sympy.Integer(special))
+        try:
+            exact_a, exact_b = gold.xreplace(point), pred.xreplace(point)
+            a, b = exact_a.evalf(PRECISION_DIGITS), exact_b.evalf(PRECISION_DIGITS)
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+            continue
+        if finite(a) and finite(b) and differ(exact_a, exact_b, rel_tol):
+            return False
+    return True
 
 
 def random_point(rng: random.Random, symbols: list[Any], index: int = 0) -> dict[Any, Any]:

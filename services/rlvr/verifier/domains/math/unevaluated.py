@@ -145,6 +145,8 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
         powers = sum(isinstance(a, sympy.Pow) for a in constant_terms)
         if isinstance(node, sympy.Mul) and powers >= 2:
             found.add("a product of powers or roots")  # `2^{10} \cdot 2^{90}`, `\sqrt2\sqrt3`
+        if isinstance(node, sympy.Mul) and _common_factor_quotient(node):
+            found.add("a fraction with a common factor")  # `\frac{4x}{2}` for `2x`
     elif isinstance(node, sympy.Pow):
         base, exponent = node.args
         if _is_plain(exponent):
@@ -192,6 +194,7 @@ FORM_RULES_FOR_EXPRESSIONS = frozenset(
         "a radical in a denominator",
         "a product of powers or roots",
         "a power of a power",
+        "a fraction with a common factor",
     ]
 )
 
@@ -228,6 +231,9 @@ def expression_form_reason(gold_tree: Any, pred_tree: Any, form_rules: bool = Tr
         return None  # the rules above are about equality; those below about form (a setting)
     if _factored(gold_tree) and isinstance(pred_tree, sympy.Add):
         return "an expanded expression where the ground truth is factored: factor it"
+    if _factored(gold_tree) and _factor_count(pred_tree) < _factor_count(gold_tree):
+        # `1 \cdot (x^2-4)`, `-(4-x^2)` for `(x-2)(x+2)`; `(x^2-4)(x^2+4)` for three factors
+        return "not factored as far as the ground truth: fewer factors with unknowns"
     expanded_gold = isinstance(gold_tree, sympy.Add) and not _has_product_of_sums(gold_tree)
     if expanded_gold and _has_product_of_sums(pred_tree):
         return "a product of sums where the ground truth is expanded: expand it"
@@ -282,6 +288,46 @@ def _factored(tree: Any) -> bool:
             len(with_unknowns) >= 2 or any(isinstance(a, sympy.Pow) for a in with_unknowns)
         )
     return False
+
+
+def _factor_count(tree: Any) -> int:
+    """How many factors with unknowns a product has, powers counted with their exponent:
+    `(x-2)(x+2)` 2, `x^2(x+1)` 3, `-(4-x^2)` 1, a constant 0."""
+    if not isinstance(tree, sympy.Basic) or not _free_symbols([tree]):
+        return 0
+    if isinstance(tree, sympy.Mul):
+        return sum(_factor_count(arg) for arg in tree.args)
+    if isinstance(tree, sympy.Pow):
+        base, exponent = tree.args
+        if exponent.is_Integer and exponent > 0:
+            return int(min(exponent, 64)) * _factor_count(base)
+    return 1
+
+
+def _common_factor_quotient(node: Any) -> bool:
+    """A quotient by an integer that shares a factor with its numerator's integer content
+    (`\frac{4x}{2}`, `\frac{2x+4}{6}`): a fraction left to reduce."""
+    reciprocals = [
+        arg
+        for arg in node.args
+        if isinstance(arg, sympy.Pow)
+        and arg.args[1] == -1
+        and isinstance(arg.args[0], sympy.Integer)
+        and abs(int(arg.args[0])) > 1
+    ]
+    if len(reciprocals) != 1:
+        return False
+    rest = [arg for arg in node.args if arg is not reciprocals[0]]
+    if not _free_symbols(rest):
+        return False  # a number: the plain-number rules judge it
+    try:
+        content, _ = sympy.Mul(*rest).as_content_primitive()
+    except (TypeError, ValueError, AttributeError):
+        return False
+    if not isinstance(content, sympy.Rational) or content.q != 1:
+        return False
+    denominator = abs(int(reciprocals[0].args[0]))
+    return sympy.igcd(abs(int(content.p)), denominator) > 1
 
 
 def _has_product_of_sums(tree: Any) -> bool:

@@ -47,6 +47,7 @@ class MathVerifier:
             percent=settings.percent,
             min_rounded_digits=settings.min_rounded_digits,
             rel_tol=settings.rel_tol,
+            decimal_for_exact=settings.decimal_for_exact,
             form_rules=settings.form_rules,
         )
         self.cache: BoundedLru[tuple[str, bool, str, bool], CachedOutcome] = BoundedLru(

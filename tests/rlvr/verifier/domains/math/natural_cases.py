@@ -38,6 +38,8 @@ INTEGERS = [
     ("integer", "So there are $\\boxed{15}$ handshakes in total.", "15"),
     ("integer", "Hence $n = \\boxed{9}$.", "9"),
     ("integer", "The answer is \\(\\boxed{64}\\).", "64"),
+    ("integer", _math("\\text{twelve}"), "12"),
+    ("integer", _math("\\text{twenty-one}"), "21"),
 ]
 
 FRACTIONS_DECIMALS = [
@@ -48,7 +50,7 @@ FRACTIONS_DECIMALS = [
     ("fraction", _math("-\\frac{2}{3}"), "-\\frac23"),
     ("fraction", _math("2.5"), "\\frac{5}{2}"),
     ("fraction", "The probability is $\\frac{1}{6}$.\n\nFinal Answer: $\\frac{1}{6}$", "1/6"),
-    ("decimal", _math("3.14159"), "\\pi"),
+    ("decimal", _math("3.14159"), "3.14159"),
     ("decimal", _math("18.90"), "18.9"),
     ("decimal", _math("\\$18.90"), "18.90"),
 ]
@@ -86,6 +88,9 @@ EXPRESSIONS = [
     ("expression", _math("2x+2"), "2(x+1)"),
     ("expression", _math("|x|"), "\\sqrt{x^2}"),
     ("expression", _math("4^{50}"), "2^{100}"),
+    ("expression", _math("x^2 + K"), "x^2 + C"),
+    ("expression", _math("\\sin x + D"), "\\sin x + C"),
+    ("expression", _math("3x + C_1"), "3x + C"),
 ]
 
 NAMED_VALUES = [
@@ -102,6 +107,8 @@ NAMED_VALUES = [
     ("named", _math("m\\angle ABC = 45^\\circ"), "45"),
     ("named", _math("y = 2x + 3"), "y = 2x + 3"),
     ("named", _math("k = \\frac{1}{2}"), "\\frac12"),
+    ("named", _math("x + y = 10"), "10"),
+    ("named", _math("m + n = 25"), "25"),
 ]
 
 UNITS = [
@@ -126,6 +133,15 @@ UNITS = [
     ("unit", _math("30000 \\text{ cm}^2"), "3 \\text{ m}^2"),
     ("unit", _math("5 \\text{ m/s}"), "18 \\text{ km/h}"),
     ("unit", _math("12 \\text{ inches}"), "1 \\text{ foot}"),
+    ("unit", _math("75\\text{ cents}"), "\\$0.75"),
+    ("unit", _math("\\$0.25"), "25 \\text{ cents}"),
+    ("unit", _math("20"), "20^\\circ\\text{C}"),
+    ("unit", _math("\\frac{\\pi}{4} \\text{ radians}"), "\\frac{\\pi}{4}"),
+    ("unit", _math("1\\text{ hour } 15\\text{ minutes}"), "75 \\text{ minutes}"),
+    ("unit", _math("1\\text{ m } 20\\text{ cm}"), "1.2\\text{ m}"),
+    ("unit", _math("6 \\text{ distinct triangles}"), "6"),
+    ("unit", _math("5 \\text{ thousand}"), "5000"),
+    ("unit", _math("2 \\text{ dozen}"), "24"),
 ]
 
 SETS_INTERVALS = [
@@ -155,6 +171,8 @@ SETS_INTERVALS = [
     ),
     ("interval", _math("(-\\infty, -\\sqrt{2}]"), "(-\\infty,-\\sqrt2]"),
     ("interval", _math("x < -1 \\text{ or } x > 1"), "(-\\infty,-1)\\cup(1,\\infty)"),
+    ("set", _math("\\{x \\mid x \\neq 3\\}"), "(-\\infty,3)\\cup(3,\\infty)"),
+    ("set", _math("\\{x : x \\ne -1\\}"), "(-\\infty,-1)\\cup(-1,\\infty)"),
 ]
 
 TUPLES_MATRICES = [

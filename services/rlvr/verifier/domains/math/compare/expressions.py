@@ -26,10 +26,12 @@ def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, ctx: Grading) -> bool:
     """Never true for two distinct exact numbers; a written decimal may round an exact value."""
     if gold == pred:
         return True
-    if rounded_decimal(gold, pred, ctx, ctx.gold_decimals, GOLD_ROUNDED_DIGITS) or rounded_decimal(
+    if rounded_decimal(gold, pred, ctx, ctx.gold_decimals, GOLD_ROUNDED_DIGITS):
+        return True  # a decimal ground truth answered by the exact value it rounds
+    if ctx.conv.decimal_for_exact and rounded_decimal(
         pred, gold, ctx, ctx.pred_decimals, ctx.conv.min_rounded_digits
     ):
-        return True
+        return True  # only by the setting: an exact ground truth is matched exactly
     if gold.is_Rational and pred.is_Rational:
         return False  # exact, and already unequal
     if gold.has(sympy.zoo, sympy.nan) or pred.has(sympy.zoo, sympy.nan):
