@@ -100,6 +100,10 @@ def parts_refusal(gold: Normalized, pred: Normalized) -> str | None:
         return "values of one unknown (a set of roots) where an ordered pair or interval is due"
     if gold.is_roots and pred.latex.lstrip("\\left").startswith(("(", "[")):
         return "an ordered pair or interval where values of one unknown (a set of roots) are due"
+    if gold.unit is not None and pred.is_percent and not gold.is_percent:
+        return f"a percentage where the ground truth is a quantity in {gold.unit}"
+    if pred.unit is not None and gold.is_percent and not pred.is_percent:
+        return f"a quantity in {pred.unit} where the ground truth is a percentage"
     return form_refusal(gold.latex, pred.latex)
 
 

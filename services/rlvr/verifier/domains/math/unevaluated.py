@@ -76,7 +76,7 @@ def unevaluated_reason(
         return f"an expression in {names} where a value is expected"
     extra = set().union(*(forms(part) for part in parts)) - gold_forms if parts else set()
     if not form_rules:
-        extra -= FORM_RULES_FOR_EXPRESSIONS
+        extra -= RELAXED_FOR_VALUES
     if signs[1] and not signs[0]:
         extra.add("a sign on a signed number")
     if extra:
@@ -147,6 +147,7 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
             found.add("a product of powers or roots")  # `2^{10} \cdot 2^{90}`, `\sqrt2\sqrt3`
         if isinstance(node, sympy.Mul) and _common_factor_quotient(node):
             found.add("a fraction with a common factor")  # `\frac{4x}{2}` for `2x`
+        found |= _operations_left(node)
     elif isinstance(node, sympy.Pow):
         base, exponent = node.args
         if _is_plain(exponent):
@@ -161,12 +162,111 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
                 found.add("a power of a power")  # `(2^{50})^2` for `2^{100}`
         if (exponent.is_negative or exponent == -1) and _has_root(base):
             found.add("a radical in a denominator")
+        if (exponent.is_negative or exponent == -1) and base.has(sympy.I):
+            found.add("i in a denominator")  # `\frac{1}{i}` for `-i`
     elif isinstance(node, sympy.Function | sympy.Max | sympy.Min):
         found.add(type(node).__name__)
     elif isinstance(node, sympy.Mod):
         found.add("Mod")
     for arg in node.args:
         _walk(arg, found, depth + 1)
+
+
+# Operations that a written sum or product can still leave to do, whatever constructs it uses:
+# the ground truth's own form decides whether it has done them (`2^{100}` has combined its
+# powers, `2x` collected its terms, `6x` multiplied its numbers). Each is read on one node of
+# the tree as written, its nested sums or products flattened first (`2\pi \cdot 3` is one
+# product of three factors), so no grouping hides one.
+LIKE_TERMS = "like terms not collected"
+SAME_BASE = "powers of one base not combined"
+NUMBERS_MULTIPLIED = "a product of numbers not evaluated"
+SUMS_MULTIPLIED = "a product of sums of numbers not expanded"
+
+
+def _operations_left(node: Any) -> set[str]:
+    """The operations left to do in one sum or product (see `LIKE_TERMS` and the others)."""
+    found: set[str] = set()
+    if isinstance(node, sympy.Add):
+        if _has_like_terms(_terms(node)):
+            found.add(LIKE_TERMS)  # `x + x`, `2\pi + 4\pi`, `2(x+1) - 2`, `(1+2i)+(3-i)`
+        return found
+    factors = _factors(node)
+    if _numbers_multiplied(factors):
+        found.add(NUMBERS_MULTIPLIED)  # `3 \cdot 2x`, `2\pi \cdot 3`
+    bases = [base for base in map(_power_base, factors) if base is not None]
+    if len(set(bases)) < len(bases):
+        found.add(SAME_BASE)  # `2 \cdot 2^{99}`, `4 \cdot 2^{98}`, `\pi \cdot \pi`, `x^2 x^3`
+    constant_sums = [f for f in factors if isinstance(f, sympy.Add) and not _free_symbols([f])]
+    if len(constant_sums) >= 2:
+        found.add(SUMS_MULTIPLIED)  # `(3+2i)(1-i)` for `5-i`
+    return found
+
+
+def _factors(node: Any) -> list[Any]:
+    """The factors of a product as written, nested products flattened; a number as one writes
+    it (`\\frac{3}{2}`, `1.5 \\times 10^{3}`) stays one factor."""
+    if isinstance(node, sympy.Mul) and not _is_plain(node):
+        return [factor for arg in node.args for factor in _factors(arg)]
+    return [node]
+
+
+def _terms(node: Any) -> list[Any]:
+    """The terms of a sum as written, nested sums flattened and a number times a sum
+    distributed (`2(x+1) - 2` -> `x`, `1`, `-2`, coefficients aside: only the terms' kinds
+    matter)."""
+    if isinstance(node, sympy.Add):
+        return [term for arg in node.args for term in _terms(arg)]
+    if isinstance(node, sympy.Mul):
+        factors = _factors(node)
+        sums = [f for f in factors if isinstance(f, sympy.Add)]
+        if len(sums) == 1 and all(f is sums[0] or _is_plain(f) for f in factors):
+            return _terms(sums[0])
+    return [node]
+
+
+def _has_like_terms(terms: list[Any]) -> bool:
+    """Two terms that differ only in their numeric coefficient (two numbers included)."""
+    seen: set[tuple[str, ...]] = set()
+    for term in terms:
+        kind = tuple(sorted(str(f) for f in _factors(term) if not _is_number_factor(f)))
+        if kind in seen:
+            return True
+        seen.add(kind)
+    return False
+
+
+def _is_number_factor(node: Any) -> bool:
+    return isinstance(node, sympy.Number) or _is_plain(node)
+
+
+def _numbers_multiplied(factors: list[Any]) -> bool:
+    """Two numbers in one product, where one number would do: two multipliers (`3 \\cdot 2x`)
+    or two divisors (`\\frac{x}{2} \\cdot \\frac{1}{3}`). One of each is a fraction written
+    around the rest (`\\frac{3x}{2}`), and a sign is not a number."""
+    multipliers = divisors = 0
+    for factor in factors:
+        if factor == -1 or not _is_number_factor(factor):
+            continue
+        if isinstance(factor, sympy.Pow) and factor.args[1] == -1:
+            divisors += 1
+        else:
+            multipliers += 1
+    return multipliers >= 2 or divisors >= 2
+
+
+def _power_base(factor: Any) -> Any:
+    """The base a factor is a power of, for combining powers (`2^{99}` and `2` -> 2, `4` -> 2,
+    `\\pi` -> pi, `x^3` -> x); None for a sign, a root (`\\frac{\\sqrt2}{2}` has nothing to
+    combine) or a number that is no integer power."""
+    base, exponent = factor.args if isinstance(factor, sympy.Pow) else (factor, sympy.S.One)
+    if isinstance(exponent, sympy.Rational) and not exponent.is_Integer:
+        return None
+    if isinstance(base, sympy.Number):
+        if not (base.is_Integer and base > 1) or base > 10**12:
+            return None
+        perfect = sympy.perfect_power(int(base))
+        return sympy.Integer(perfect[0]) if perfect else base
+    return base
 
 
 def _unsimplified_root(base: Any, exponent: Any) -> bool:
@@ -186,17 +286,27 @@ def _has_root(node: Any) -> bool:
     )
 
 
-# the form rules that hold for every ground truth, values or expressions: an answer may not
-# use one of these when the ground truth does not
-FORM_RULES_FOR_EXPRESSIONS = frozenset(
+# the form rules that a setting (`form_rules`) relaxes for a ground truth that is a value: how
+# a value is written (radicals, denominators), not whether it was computed
+RELAXED_FOR_VALUES = frozenset(
     [
         "an unsimplified radical",
         "a radical in a denominator",
+        "i in a denominator",
         "a product of powers or roots",
         "a power of a power",
         "a fraction with a common factor",
     ]
 )
+# the form rules that hold for every ground truth, values or expressions: an answer may not
+# use one of these when the ground truth does not (for a value ground truth, every construct
+# it does not use is refused, these included)
+FORM_RULES_FOR_EXPRESSIONS = RELAXED_FOR_VALUES | {
+    LIKE_TERMS,
+    SAME_BASE,
+    NUMBERS_MULTIPLIED,
+    SUMS_MULTIPLIED,
+}
 
 
 def expression_form_reason(gold_tree: Any, pred_tree: Any, form_rules: bool = True) -> str | None:

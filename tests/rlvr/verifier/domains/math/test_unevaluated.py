@@ -10,7 +10,7 @@ import pytest
 import sympy
 
 from rlvr.verifier.domains.math.parsing import to_sympy
-from rlvr.verifier.domains.math.unevaluated import forms
+from rlvr.verifier.domains.math.unevaluated import NUMBERS_MULTIPLIED, forms
 from tests.support.math_judge import judge_in_process
 
 
@@ -91,7 +91,7 @@ def test_values_and_expression_answers_are_not_refused(response: str, answer: st
 @pytest.mark.parametrize(
     ("latex", "expected"),
     [
-        ("17 \\times 23", {"arithmetic"}),
+        ("17 \\times 23", {"arithmetic", NUMBERS_MULTIPLIED}),
         ("\\frac{3}{4}", set()),
         ("-\\frac{3}{4}", set()),
         ("1.5 \\times 10^{3}", set()),
