@@ -100,6 +100,8 @@ def parts_refusal(gold: Normalized, pred: Normalized) -> str | None:
         return "values of one unknown (a set of roots) where an ordered pair or interval is due"
     if gold.is_roots and pred.latex.lstrip("\\left").startswith(("(", "[")):
         return "an ordered pair or interval where values of one unknown (a set of roots) are due"
+    if pred.unit == "deg" and gold.unit is None and "\\pi" in gold.latex:
+        return "degrees where the ground truth is a multiple of pi (a measure in radians)"
     if gold.unit is not None and pred.is_percent and not gold.is_percent:
         return f"a percentage where the ground truth is a quantity in {gold.unit}"
     if pred.unit is not None and gold.is_percent and not pred.is_percent:
@@ -115,13 +117,21 @@ def _is_constant(latex: str) -> bool:
     return not re.search(r"[A-Za-z]", _COMMAND_RE.sub(" ", latex))
 
 
+# a name on a left side: a letter with its subscript (`x_1` and `x_2` are two names)
+_NAME_RE = re.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?")
+
+
 def stated_value(latex: str) -> str | None:
-    """`a + b = 7` -> `7`: an equation whose left side has unknowns and whose right side is a
-    constant states that constant (for a ground truth that is a bare constant); None otherwise."""
+    """`a + b = 7` -> `7`: an equation whose left side combines several unknowns and whose right
+    side is a constant states that constant (for a ground truth that is a bare constant); None
+    otherwise. A left side in one unknown (`x + 1 = 3`, `2x = 6`) is an equation to solve: it
+    states the unknown's value (2, 3), never its right side."""
     if latex.count("=") != 1 or any(op in latex for op in ("<", ">", "\\le", "\\ge", "\\ne")):
         return None
     left, right = (side.strip() for side in latex.split("="))
     if not left or not right or "," in right or _is_constant(left) or not _is_constant(right):
+        return None
+    if len(set(_NAME_RE.findall(_COMMAND_RE.sub(" ", left)))) < 2:
         return None
     return right
 

@@ -181,18 +181,26 @@ LIKE_TERMS = "like terms not collected"
 SAME_BASE = "powers of one base not combined"
 NUMBERS_MULTIPLIED = "a product of numbers not evaluated"
 SUMS_MULTIPLIED = "a product of sums of numbers not expanded"
+NO_EFFECT = "an operation with no effect (a term 0, a factor 1)"
 
 
 def _operations_left(node: Any) -> set[str]:
     """The operations left to do in one sum or product (see `LIKE_TERMS` and the others)."""
     found: set[str] = set()
     if isinstance(node, sympy.Add):
-        if _has_like_terms(_terms(node)):
+        terms = _terms(node)
+        if _has_like_terms(terms):
             found.add(LIKE_TERMS)  # `x + x`, `2\pi + 4\pi`, `2(x+1) - 2`, `(1+2i)+(3-i)`
+        if any(term == 0 for term in terms):
+            found.add(NO_EFFECT)  # `x + 0`
         return found
     factors = _factors(node)
     if _numbers_multiplied(factors):
         found.add(NUMBERS_MULTIPLIED)  # `3 \cdot 2x`, `2\pi \cdot 3`
+    if _numbers_with_common_factor(factors):
+        found.add("a fraction with a common factor")  # `\frac{6\pi}{2}`, `6 \cdot \frac{\pi}{2}`
+    if any(factor == 1 or factor == sympy.Pow(1, -1, evaluate=False) for factor in factors):
+        found.add(NO_EFFECT)  # `1 \cdot x`, `\frac{x}{1}`
     bases = [base for base in map(_power_base, factors) if base is not None]
     if len(set(bases)) < len(bases):
         found.add(SAME_BASE)  # `2 \cdot 2^{99}`, `4 \cdot 2^{98}`, `\pi \cdot \pi`, `x^2 x^3`
@@ -254,6 +262,20 @@ def _numbers_multiplied(factors: list[Any]) -> bool:
     return multipliers >= 2 or divisors >= 2
 
 
+def _numbers_with_common_factor(factors: list[Any]) -> bool:
+    """One integer multiplier and one integer divisor that share a factor (`\\frac{6\\pi}{2}`):
+    a fraction left to reduce, however the rest of the product is written."""
+    multipliers = [f for f in factors if isinstance(f, sympy.Integer) and abs(int(f)) > 1]
+    divisors = [
+        f.args[0]
+        for f in factors
+        if isinstance(f, sympy.Pow) and f.args[1] == -1 and isinstance(f.args[0], sympy.Integer)
+    ]
+    if len(multipliers) != 1 or len(divisors) != 1:
+        return False
+    return sympy.igcd(abs(int(multipliers[0])), abs(int(divisors[0]))) > 1
+
+
 def _power_base(factor: Any) -> Any:
     """The base a factor is a power of, for combining powers (`2^{99}` and `2` -> 2, `4` -> 2,
     `\\pi` -> pi, `x^3` -> x); None for a sign, a root (`\\frac{\\sqrt2}{2}` has nothing to
@@ -306,6 +328,7 @@ FORM_RULES_FOR_EXPRESSIONS = RELAXED_FOR_VALUES | {
     SAME_BASE,
     NUMBERS_MULTIPLIED,
     SUMS_MULTIPLIED,
+    NO_EFFECT,
 }
 
 

@@ -27,6 +27,10 @@ LEFT_SIDES = [
     (_box("a + b = 8"), "7"),
     (_box("x + y = 10"), "12"),
     (_box("2x = 6"), "3"),
+    # a left side in one unknown is an equation to solve, not a value stated,
+    (_box("x + 2 = 9"), "9"),
+    (_box("4y = 20"), "20"),
+    (_box("x_1 - 3 = 1"), "1"),
     # a renamed constant of integration only where the ground truth's C is one,
     (_box("x^2 + K"), "x^3 + C"),
     (_box("a + b + d"), "a + b + c"),
@@ -268,6 +272,65 @@ UNIT_CONVERSIONS = [
     (_box("3\\text{ minutes } 3\\text{ seconds}"), "3.3 \\text{ minutes}"),
 ]
 
+# the ground truth's form has carried out an operation the answer leaves to do, whatever
+# constructs the ground truth itself uses (a power, a product, a radical, i)
+FORMS_LEFT_TO_DO = [
+    # like terms not collected,
+    (_box("\\sqrt{3} + 2\\sqrt{3}"), "3\\sqrt3"),
+    (_box("5y - 2y"), "3y"),
+    (_box("3(x-1) + 3"), "3x"),
+    (_box("a^2 + 2a^2"), "3a^2"),
+    # powers of one base not combined,
+    (_box("9 \\cdot 3^{8}"), "3^{10}"),
+    (_box("\\frac{5^{12}}{25}"), "5^{10}"),
+    (_box("y^{4} \\cdot y"), "y^5"),
+    (_box("\\pi^{3} \\cdot \\pi"), "\\pi^4"),
+    # a product of numbers not evaluated,
+    (_box("3\\pi \\cdot 4"), "12\\pi"),
+    (_box("5 \\cdot 2y"), "10y"),
+    (_box("\\frac{1}{2} \\cdot \\frac{1}{3} x"), "\\frac{x}{6}"),
+    # a product of sums of numbers not expanded,
+    (_box("(1+i)(2+i)"), "1+3i"),
+    (_box("(2+\\sqrt{3})(1+\\sqrt{3})"), "5+3\\sqrt3"),
+    (_box("(1-i)(1-2i)"), "-1-3i"),
+    # i in a denominator,
+    (_box("\\frac{2}{i}"), "-2i"),
+    (_box("\\frac{1}{1+i}"), "\\frac{1}{2}-\\frac{i}{2}"),
+    (_box("\\frac{i}{1-i}"), "-\\frac{1}{2}+\\frac{i}{2}"),
+    # a fraction with a common factor, whatever else the product has,
+    (_box("\\frac{6\\pi}{2}"), "3\\pi"),
+    (_box("6 \\cdot \\frac{\\pi}{2}"), "3\\pi"),
+    (_box("\\frac{10\\sqrt{3}}{4}"), "\\frac{5\\sqrt3}{2}"),
+    # an operation with no effect,
+    (_box("x + 0"), "x"),
+    (_box("1 \\cdot y"), "y"),
+    (_box("\\frac{2x}{1}"), "2x"),
+]
+
+# a tuple is ordered: never the set, the listing or the `\\pm` it has the values of
+TUPLES_FOR_SETS = [
+    (_box("(5, -5)"), "\\{-5, 5\\}"),
+    (_box("\\left(0, 3\\right)"), "0, 3"),
+    (_box("(4, -4)"), "\\pm 4"),
+    (_box("(2, 7, 9)"), "\\{9, 7, 2\\}"),
+    (_box("(-1, 6)"), "-1, 6"),
+]
+
+# the ground truth's unit, written in words, is data too; a percentage is no quantity in a unit
+UNITS_OF_THE_GROUND_TRUTH = [
+    (_box("12 \\text{ square yards}"), "12 \\text{ square feet}"),
+    (_box("3 \\text{ cubic centimeters}"), "3 \\text{ square centimeters}"),
+    (_box("8 \\text{ ft}^2"), "8 \\text{ cubic feet}"),
+    (_box("8 \\text{ feet}"), "8 \\text{ square feet}"),
+    (_box("20\\%"), "\\$20"),
+    (_box("15\\%"), "15 \\text{ cm}"),
+    (_box("\\$40"), "40\\%"),
+    # degrees are no measure in radians (a ground truth that is a multiple of pi),
+    (_box("\\frac{\\pi}{4} \\text{ degrees}"), "\\frac{\\pi}{4}"),
+    (_box("2\\pi \\text{ deg}"), "2\\pi"),
+    (_box("\\frac{3\\pi}{2}^\\circ"), "\\frac{3\\pi}{2}"),
+]
+
 FAMILIES = {
     "left_sides": LEFT_SIDES,
     "units_and_words": UNITS_AND_WORDS,
@@ -283,6 +346,9 @@ FAMILIES = {
     "forms_operations": FORMS_OPERATIONS,
     "kind_confusion": KIND_CONFUSION,
     "unit_conversions": UNIT_CONVERSIONS,
+    "forms_left_to_do": FORMS_LEFT_TO_DO,
+    "tuples_for_sets": TUPLES_FOR_SETS,
+    "units_of_the_ground_truth": UNITS_OF_THE_GROUND_TRUTH,
 }
 ADVERSARIAL = [(family, r, a) for family, rows in FAMILIES.items() for r, a in rows]
 

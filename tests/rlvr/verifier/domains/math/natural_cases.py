@@ -67,6 +67,13 @@ RADICALS_CONSTANTS = [
     ("constant", _math("\\pi r^2"), "\\pi r^2"),
     ("constant", _math("e^2"), "e^{2}"),
     ("constant", _math("2^{100}"), "2^{100}"),
+    ("constant", _math("\\frac{3\\pi}{2}"), "\\frac{3}{2}\\pi"),
+    ("constant", _math("\\frac{1}{3}\\sqrt{3}"), "\\frac{\\sqrt3}{3}"),
+    ("constant", _math("2^{100}"), "4^{50}"),
+    ("constant", _math("5\\sqrt{2}"), "5\\sqrt2"),
+    ("constant", _math("\\pi^2"), "\\pi^{2}"),
+    ("complex", _math("\\frac{3}{5} + \\frac{4}{5}i"), "\\frac{3+4i}{5}"),
+    ("complex", _math("-i"), "-i"),
     ("constant", _math("\\sqrt{2}+\\sqrt{3}"), "\\sqrt{5+2\\sqrt{6}}"),
     ("complex", _math("3+4i"), "3+4i"),
     ("complex", _math("-1 + 2i"), "2i - 1"),
@@ -91,6 +98,13 @@ EXPRESSIONS = [
     ("expression", _math("x^2 + K"), "x^2 + C"),
     ("expression", _math("\\sin x + D"), "\\sin x + C"),
     ("expression", _math("3x + C_1"), "3x + C"),
+    ("expression", _math("2x+1"), "2x+1"),
+    ("expression", _math("(x+1)^2"), "(x+1)(x+1)"),
+    ("expression", _math("\\frac{3x}{2}"), "\\frac{3}{2}x"),
+    ("expression", _math("x\\sqrt{x}"), "x^{3/2}"),
+    ("expression", _math("2\\sin x \\cos x"), "\\sin(2x)"),
+    ("expression", _math("\\frac{x}{2} + \\frac{1}{2}"), "\\frac{x+1}{2}"),
+    ("expression", _math("6x"), "6x"),
 ]
 
 NAMED_VALUES = [
@@ -142,6 +156,10 @@ UNITS = [
     ("unit", _math("6 \\text{ distinct triangles}"), "6"),
     ("unit", _math("5 \\text{ thousand}"), "5000"),
     ("unit", _math("2 \\text{ dozen}"), "24"),
+    ("unit", _math("7 \\text{ square centimeters}"), "7 \\text{ square centimeters}"),
+    ("unit", _math("700 \\text{ mm}^2"), "7 \\text{ square centimeters}"),
+    ("unit", _math("6"), "6 \\text{ cubic inches}"),
+    ("unit", _math("5 \\text{ dollars}"), "\\$5"),
 ]
 
 SETS_INTERVALS = [
@@ -179,6 +197,9 @@ TUPLES_MATRICES = [
     ("tuple", _math("(3, 4)"), "(3,4)"),
     ("tuple", _math("x = 3, y = 4"), "(3, 4)"),
     ("tuple", _math("(1, -2, 3)"), "(1,-2,3)"),
+    ("tuple", _math("1, 2"), "(1, 2)"),
+    ("set", _math("\\{-5, 5\\}"), "\\pm 5"),
+    ("set", _math("5, -5"), "\\{-5, 5\\}"),
     ("tuple", _math("\\left( \\frac{1}{2}, 3 \\right)"), "(\\frac12, 3)"),
     (
         "matrix",
