@@ -63,6 +63,7 @@ class FairShare:
         self._clock = clock
         self._accounts: dict[Hashable, _Account] = {}
         self._open: set[Hashable] = set()  # batches kept counted while idle (`batch()`)
+        self._waiting = 0  # items waiting, all batches together (checked on every acquire)
 
     @property
     def waiting_batches(self) -> int:
@@ -70,7 +71,7 @@ class FairShare:
 
     @property
     def waiting_items(self) -> int:
-        return sum(len(account.waiting) for account in self._accounts.values())
+        return self._waiting
 
     def served_s(self, batch: Hashable) -> float:
         """Seconds the batch has been charged so far (0 for one not counted now)."""
@@ -114,11 +115,12 @@ class FairShare:
 
     async def _acquire(self, batch: Hashable, places: int) -> float:
         account = self._account(batch)
-        if self._free >= places and not self.waiting_items:
+        if self._free >= places and not self._waiting:
             return self._grant(account, places)
         granted: asyncio.Future[float] = asyncio.get_running_loop().create_future()
         entry = (granted, places)
         account.waiting.append(entry)
+        self._waiting += 1
         self._dispatch()  # places may be free that the batch chosen first cannot use
         try:
             return await granted
@@ -129,6 +131,7 @@ class FairShare:
             else:
                 with suppress(ValueError):
                     account.waiting.remove(entry)
+                    self._waiting -= 1
                 self._forget_if_idle(batch)
                 self._dispatch()  # a large ask that held the others back may be gone
             raise
@@ -172,10 +175,12 @@ class FairShare:
             granted, places = chosen.waiting[0]
             if granted.done():
                 chosen.waiting.popleft()  # cancelled: its task is gone
+                self._waiting -= 1
                 continue
             if places > self._free:
                 return
             chosen.waiting.popleft()
+            self._waiting -= 1
             granted.set_result(self._grant(chosen, places))
 
     def _forget_if_idle(self, batch: Hashable) -> None:
