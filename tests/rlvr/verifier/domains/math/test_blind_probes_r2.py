@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.rlvr.verifier.domains.math.blind_probes_r2 import (
@@ -110,3 +112,37 @@ def test_slow_wrong_answers_beside_an_honest_one(math_url: str, batch: HostileBa
     replies = verdicts(math_url, "/math", [item(r, g) for r, g, _ in batch.items], timeout_s=600)
     for (_, _, label), result in zip(batch.items, replies, strict=True):
         assert_verdict(label, result)
+
+
+# Honest items in their own request beside other requests' slow wrong answers (each timing
+# out alone): the prober measured 30-66 s for them; they must pass within a few seconds.
+HONEST_BESIDE_SLOW_S = 8.0
+
+
+@pytest.mark.slow
+def test_honest_request_is_prompt_beside_other_requests_slow_wrong_answers(
+    math_url: str,
+) -> None:
+    slow = [
+        [
+            {**item(f"\\boxed{{(x+1)^{{{20000 + 100 * b + k}}}}}", "x"), "timeout_s": 1.0}
+            for k in range(20)
+        ]
+        for b in (1, 2)
+    ]
+    honest = [item(f"The answer is $\\boxed{{({k}+x)^3}}$.", f"(x+{k})^3") for k in range(1, 13)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        slow_replies = [pool.submit(verdicts, math_url, "/math", batch) for batch in slow]
+        time.sleep(1.5)  # the slow requests hold the workers and queue behind them
+        started = time.monotonic()
+        results = verdicts(math_url, "/math", honest)
+        elapsed = time.monotonic() - started
+        health_started = time.monotonic()
+        assert httpx.get(f"{math_url}/health", timeout=5.0).status_code == 200
+        health_s = time.monotonic() - health_started
+        slow_results = [result for reply in slow_replies for result in reply.result()]
+    assert [r["status"] for r in results] == ["passed"] * len(honest), results
+    assert elapsed < HONEST_BESIDE_SLOW_S, f"{elapsed:.1f} s for {len(honest)} honest items"
+    assert health_s < 1.0
+    for result in slow_results:
+        assert_verdict("wrong", result)
