@@ -329,6 +329,14 @@ UNITS_OF_THE_GROUND_TRUTH = [
     (_box("\\frac{\\pi}{4} \\text{ degrees}"), "\\frac{\\pi}{4}"),
     (_box("2\\pi \\text{ deg}"), "2\\pi"),
     (_box("\\frac{3\\pi}{2}^\\circ"), "\\frac{3\\pi}{2}"),
+    # a money ground truth is not answered by coins counted or another currency,
+    (_box("12 \\text{ quarters}"), "\\$12"),
+    (_box("3 \\text{ pesos}"), "\\$3"),
+    (_box("3\\text{ lb}"), "\\$3"),
+    # a word after the box, in prose, is read with the value,
+    ("So the answer is $\\boxed{3}$ dozen.", "3"),
+    ("We get $\\boxed{2}$ thirds of the cake.", "2"),
+    ("The answer is $\\boxed{7}$ hundred.", "7"),
 ]
 
 FAMILIES = {
