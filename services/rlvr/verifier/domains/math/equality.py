@@ -180,3 +180,35 @@ def proportional(a: sympy.Expr, b: sympy.Expr, positive: bool) -> bool:
     if len(ratios) < _MIN_DEFINED_POINTS or any(differ(r, ratios[0], 0) for r in ratios[1:]):
         return False
     return bool(ratios[0].evalf(PRECISION_DIGITS).is_positive) if positive else True
+
+
+def polynomial_degree(expr: Any) -> int | None:
+    """The exact total degree of a polynomial as built (`(x+1)^{10000}` -> 10000), read off
+    its tree without expanding it; None when the tree is not a polynomial or its degree is not
+    certain (two terms of the top degree may cancel).
+
+    Exact because the top-degree part of a product is the product of its factors' top-degree
+    parts (never zero over the complex numbers), and a sum whose top degree only one term
+    reaches keeps that term's top-degree part. Two polynomials of different degrees are never
+    equal, so `(x+1)^{10000}` against `x` is decided in microseconds, not by an expansion that
+    runs to the deadline."""
+    if isinstance(expr, sympy.Symbol):
+        return 1
+    if isinstance(expr, sympy.Number) or expr in (sympy.pi, sympy.E, sympy.I):
+        return None if expr == 0 else 0
+    if isinstance(expr, sympy.Pow):
+        base, exponent = expr.args
+        if not (isinstance(exponent, sympy.Integer) and exponent >= 0):
+            return None
+        base_degree = polynomial_degree(base)
+        return None if base_degree is None else base_degree * int(exponent)
+    if isinstance(expr, sympy.Mul):
+        degrees = [polynomial_degree(arg) for arg in expr.args]
+        return None if None in degrees else sum(d for d in degrees if d is not None)
+    if isinstance(expr, sympy.Add):
+        degrees = [polynomial_degree(arg) for arg in expr.args]
+        if None in degrees:
+            return None
+        top = max(d for d in degrees if d is not None)
+        return top if degrees.count(top) == 1 else None
+    return None

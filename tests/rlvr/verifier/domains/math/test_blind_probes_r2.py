@@ -125,8 +125,8 @@ def test_honest_request_is_prompt_beside_other_requests_slow_wrong_answers(
 ) -> None:
     slow = [
         [
-            {**item(f"\\boxed{{(x+1)^{{{20000 + 100 * b + k}}}}}", "x"), "timeout_s": 1.0}
-            for k in range(20)
+            {**item(f"\\boxed{{(x+1)^{{{n}}} - x^{{{n}}}}}", "x"), "timeout_s": 1.0}
+            for n in range(20000 + 100 * b, 20020 + 100 * b)
         ]
         for b in (1, 2)
     ]

@@ -212,7 +212,10 @@ async def test_honest_request_is_prompt_while_other_requests_slow_wrong_answers_
     honest items passes between the slow ones within a few seconds."""
     settings = MathSettings(workers=2, default_timeout_s=2.0, quick_attempt_s=0.5)
     slow_batches = [
-        [item(f"\\boxed{{(x+1)^{{{10000 + 100 * b + k}}}}}", "x") for k in range(24)]
+        [
+            item(f"\\boxed{{(x+1)^{{{n}}} - x^{{{n}}}}}", "x")
+            for n in range(10000 * b, 10000 * b + 24)
+        ]
         for b in (1, 2)
     ]
     honest = [item(f"\\boxed{{({k}+x)^2}}", f"(x+{k})^2") for k in range(1, 13)]
