@@ -16,14 +16,22 @@ CONVENTIONS = Conventions(
     percent=SETTINGS.percent,
     min_rounded_digits=SETTINGS.min_rounded_digits,
     rel_tol=SETTINGS.rel_tol,
+    form_rules=SETTINGS.form_rules,
+    decimal_for_exact=SETTINGS.decimal_for_exact,
 )
 
 
-def judge_in_process(response: str, answer: str, problem: str | None = None) -> tuple[bool, str]:
-    """(is it equal, the detail) as the verifier would decide, with the deployment's defaults."""
-    judged = judge(response, answer, CONVENTIONS, SETTINGS.fallback, problem)
+def judge_in_process(
+    response: str,
+    answer: str,
+    problem: str | None = None,
+    conventions: Conventions = CONVENTIONS,
+) -> tuple[bool, str]:
+    """(is it equal, the detail) as the verifier would decide, with the deployment's defaults
+    unless `conventions` says otherwise."""
+    judged = judge(response, answer, conventions, SETTINGS.fallback, problem)
     if judged.slow is not None:
-        verdict = grade(judged.slow, CONVENTIONS)
+        verdict = grade(judged.slow, conventions)
         return verdict.is_equal, verdict.detail
     if judged.verdict is not None:
         return judged.verdict.is_equal, judged.verdict.detail

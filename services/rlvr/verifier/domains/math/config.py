@@ -46,10 +46,20 @@ class MathSettings(BaseModel):
         6,
         ge=1,
         description=(
-            "A decimal answer written with d places matches an exact value it is not equal to "
-            "(1/7, pi, sqrt(3)) only when that value rounded to d places equals it and the "
-            "decimal has at least this many significant digits (6: 3.14159 for pi, not 3.1416). "
-            "Two exact values, or two decimals, are always compared exactly."
+            "With `decimal_for_exact`: a decimal answer written with d places matches an exact "
+            "value it is not equal to (1/7, pi, sqrt(3)) only when that value rounded to d places "
+            "equals it and the decimal has at least this many significant digits (6: 3.14159 "
+            "for pi, not 3.1416). Two exact values, or two decimals, are always compared exactly."
+        ),
+    )
+    decimal_for_exact: bool = Field(
+        False,
+        description=(
+            "Whether a decimal answer may stand for an exact ground truth it rounds (pi, 1/7, "
+            "sqrt(3)). False (the default): an exact ground truth is matched exactly, and a "
+            "decimal answer matches only a decimal ground truth. True: it matches when it is "
+            "that value rounded to the places written, with `min_rounded_digits` significant "
+            "digits."
         ),
     )
     rel_tol: float = Field(

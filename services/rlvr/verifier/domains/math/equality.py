@@ -59,6 +59,8 @@ def agree_at_random_points(
     out of tries before enough points were defined means "not equal": an expression that is
     undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) must never equal everything.
     """
+    if not agree_at_special_points(gold, pred, symbols, rel_tol):
+        return False
     rng = _POINTS
     defined = 0
     for index in range(_MAX_POINT_TRIES):
@@ -79,6 +81,28 @@ def agree_at_random_points(
         if defined >= _MIN_DEFINED_POINTS:
             return True
     return False
+
+
+# the points where a power, a quotient or a sign changes how it behaves (`0^{x^2}` is 1 at 0 and
+# 0 elsewhere): random points almost never land on them, so each is checked as well
+_SPECIAL_VALUES = (0, 1, -1)
+
+
+def agree_at_special_points(
+    gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], rel_tol: float
+) -> bool:
+    """False when, with every unknown at 0, 1 or -1, both sides have a finite value and differ
+    (a point where either is undefined proves nothing)."""
+    for special in _SPECIAL_VALUES:
+        point = dict.fromkeys(symbols, sympy.Integer(special))
+        try:
+            exact_a, exact_b = gold.xreplace(point), pred.xreplace(point)
+            a, b = exact_a.evalf(PRECISION_DIGITS), exact_b.evalf(PRECISION_DIGITS)
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+            continue
+        if finite(a) and finite(b) and differ(exact_a, exact_b, rel_tol):
+            return False
+    return True
 
 
 def random_point(rng: random.Random, symbols: list[Any], index: int = 0) -> dict[Any, Any]:
@@ -156,3 +180,35 @@ def proportional(a: sympy.Expr, b: sympy.Expr, positive: bool) -> bool:
     if len(ratios) < _MIN_DEFINED_POINTS or any(differ(r, ratios[0], 0) for r in ratios[1:]):
         return False
     return bool(ratios[0].evalf(PRECISION_DIGITS).is_positive) if positive else True
+
+
+def polynomial_degree(expr: Any) -> int | None:
+    """The exact total degree of a polynomial as built (`(x+1)^{10000}` -> 10000), read off
+    its tree without expanding it; None when the tree is not a polynomial or its degree is not
+    certain (two terms of the top degree may cancel).
+
+    Exact because the top-degree part of a product is the product of its factors' top-degree
+    parts (never zero over the complex numbers), and a sum whose top degree only one term
+    reaches keeps that term's top-degree part. Two polynomials of different degrees are never
+    equal, so `(x+1)^{10000}` against `x` is decided in microseconds, not by an expansion that
+    runs to the deadline."""
+    if isinstance(expr, sympy.Symbol):
+        return 1
+    if isinstance(expr, sympy.Number) or expr in (sympy.pi, sympy.E, sympy.I):
+        return None if expr == 0 else 0
+    if isinstance(expr, sympy.Pow):
+        base, exponent = expr.args
+        if not (isinstance(exponent, sympy.Integer) and exponent >= 0):
+            return None
+        base_degree = polynomial_degree(base)
+        return None if base_degree is None else base_degree * int(exponent)
+    if isinstance(expr, sympy.Mul):
+        degrees = [polynomial_degree(arg) for arg in expr.args]
+        return None if None in degrees else sum(d for d in degrees if d is not None)
+    if isinstance(expr, sympy.Add):
+        degrees = [polynomial_degree(arg) for arg in expr.args]
+        if None in degrees:
+            return None
+        top = max(d for d in degrees if d is not None)
+        return top if degrees.count(top) == 1 else None
+    return None

@@ -24,6 +24,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rlvr.verifier.domains.math.reading import split_unit
+
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)\b\s*")
 _BRACE_RE = re.compile(r"(?<!\\)[{}]")
 _MARKER_RE = re.compile(
@@ -435,6 +437,8 @@ def extract_gold(answer: str) -> str:
         (start, end), outside = bounds[0], text[: bounds[0][0]] + text[bounds[0][1] :]
         if not re.search(r"\d", outside) and len(_WORD_RE.findall(outside)) <= 3:
             return text[start:end].strip()  # `$125$ miles`: the value and its unit
+    if len(text) <= 200 and _is_quantity(strip_math_delimiters(text)):
+        return strip_math_delimiters(text)  # `7 \text{ square centimeters}`: a unit, not prose
     if len(text) > 200 or _PROSE_RE.search(re.sub(r"\\[A-Za-z]+|\$[^$]*\$", " ", text[:200])):
         # a worked solution given as the ground truth: read its final answer like a response's
         # (the ground truth is trusted: the lenient fallbacks apply)
@@ -442,6 +446,13 @@ def extract_gold(answer: str) -> str:
         if found.answer:
             return found.answer
     return strip_math_delimiters(text)
+
+
+def _is_quantity(text: str) -> bool:
+    """A number and the words of a unit the reader knows (`6 \\text{ cubic inches}`): a value
+    with its unit, whose words are no worked solution to read an answer out of."""
+    quantity = split_unit(text.strip())
+    return quantity is not None and quantity.unit is not None and quantity.is_known
 
 
 def _boxed_listed(text: str, spans: list[tuple[int, str]]) -> bool:

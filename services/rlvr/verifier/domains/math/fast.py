@@ -89,7 +89,7 @@ def _compare_numbers(
         either = conv.percent == "either" and abs(gold.value) >= 1
         pairs = [(gold, _per_cent(pred))] + ([(gold, pred)] if either else [])
     for g, p in pairs:
-        if numbers_equal(g, p, conv.min_rounded_digits):
+        if numbers_equal(g, p, conv.min_rounded_digits, conv.decimal_for_exact):
             how = "equal" if g.value == p.value else "equal after rounding"
             return Verdict(True, f"{how}: {shown_pred} = {shown_gold}", shown_gold, shown_pred)
     return Verdict(False, f"parsed {shown_pred}, expected {shown_gold}", shown_gold, shown_pred)

@@ -60,11 +60,18 @@ def judge(
     if pred.named_value is not None and gold.lhs is None and "=" not in gold.latex:
         # `f'(x) = 6x^2` against `6x^2`: a named value answers a bare ground truth
         pred = cached_normalize(pred.named_value)
+    elif gold.lhs is None and "=" not in gold.latex and _is_constant(gold.latex):
+        stated = stated_value(pred.latex)
+        if stated is not None:
+            pred = cached_normalize(stated)  # `a + b = 7` against 7: the value it states
     refused = parts_refusal(gold, pred) or (
         restatement(problem, gold.key, pred.key) if problem else None
     )
     if refused is not None:
         return Judged(extracted, Verdict(False, refused, gold.latex[:200], pred.latex[:200]), None)
+    unknown = unknown_word(gold, pred, problem)
+    if unknown is not None:
+        return Judged(extracted, Verdict(False, unknown, gold.latex[:200], pred.latex[:200]), None)
     if gold.unit is not None and pred.unit is not None and gold.unit != pred.unit:
         return Judged(extracted, converted_verdict(gold, pred), None)
     verdict = decide_fast(gold, pred, conv)
@@ -93,7 +100,61 @@ def parts_refusal(gold: Normalized, pred: Normalized) -> str | None:
         return "values of one unknown (a set of roots) where an ordered pair or interval is due"
     if gold.is_roots and pred.latex.lstrip("\\left").startswith(("(", "[")):
         return "an ordered pair or interval where values of one unknown (a set of roots) are due"
+    if pred.unit == "deg" and gold.unit is None and "\\pi" in gold.latex:
+        return "degrees where the ground truth is a multiple of pi (a measure in radians)"
+    if gold.unit is not None and pred.is_percent and not gold.is_percent:
+        return f"a percentage where the ground truth is a quantity in {gold.unit}"
+    if pred.unit is not None and gold.is_percent and not pred.is_percent:
+        return f"a quantity in {pred.unit} where the ground truth is a percentage"
     return form_refusal(gold.latex, pred.latex)
+
+
+_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+
+
+def _is_constant(latex: str) -> bool:
+    """No letters outside commands (`7`, `\\frac{\\sqrt{2}}{2}`, `3\\pi`)."""
+    return not re.search(r"[A-Za-z]", _COMMAND_RE.sub(" ", latex))
+
+
+# a name on a left side: a letter with its subscript (`x_1` and `x_2` are two names)
+_NAME_RE = re.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?")
+
+
+def stated_value(latex: str) -> str | None:
+    """`a + b = 7` -> `7`: an equation whose left side combines several unknowns and whose right
+    side is a constant states that constant (for a ground truth that is a bare constant); None
+    otherwise. A left side in one unknown (`x + 1 = 3`, `2x = 6`) is an equation to solve: it
+    states the unknown's value (2, 3), never its right side."""
+    if latex.count("=") != 1 or any(op in latex for op in ("<", ">", "\\le", "\\ge", "\\ne")):
+        return None
+    left, right = (side.strip() for side in latex.split("="))
+    if not left or not right or "," in right or _is_constant(left) or not _is_constant(right):
+        return None
+    if len(set(_NAME_RE.findall(_COMMAND_RE.sub(" ", left)))) < 2:
+        return None
+    return right
+
+
+def unknown_word(gold: Normalized, pred: Normalized, problem: str | None) -> str | None:
+    """Why a word after the answer's number makes it not that number, or None.
+
+    The reader knows units, count nouns and number words (`reading.py`); any other word after a
+    number (`5 \\text{ tops}`, `5 \\text{ sometimes}`) may change what is said, so the answer is
+    refused, unless the ground truth has the same word or the problem names it (`How many
+    widgets ...`: `12 \\text{ widgets}` counts them)."""
+    if pred.unit is None or pred.unit_known or pred.unit == gold.unit:
+        return None
+    words = pred.unit.split("^")[0].split()
+    if problem and all(_names_word(problem, word) for word in words):
+        return None
+    return f"the word {pred.unit!r} after the number is not a unit the reader knows"
+
+
+def _names_word(problem: str, word: str) -> bool:
+    """Whether the problem text has the word (or its plural) as a word of its own."""
+    pattern = rf"(?<![A-Za-z]){re.escape(word)}(?:s|es)?(?![A-Za-z])"
+    return re.search(pattern, problem[:MAX_PROBLEM_CHARS], re.IGNORECASE) is not None
 
 
 def converted_verdict(gold: Normalized, pred: Normalized) -> Verdict:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rlvr.verifier.domains.commas import split_top_level
 from rlvr.verifier.domains.math.extract import matching_braces, strip_math_delimiters
-from rlvr.verifier.domains.math.reading import qualifier_in, split_unit
+from rlvr.verifier.domains.math.reading import number_word_in, qualifier_in, split_unit
 
 _WRAPPERS_RE = re.compile(
     r"\\(?:text|textbf|textit|textrm|textnormal|texttt|mathrm|mathbf|mathit|mathsf|mathtt|mbox|"
@@ -43,18 +43,16 @@ _FRAC_RE = re.compile(r"\\[dtc]frac(?![A-Za-z])")
 _BINOM_RE = re.compile(r"\\[dt]binom(?![A-Za-z])")
 _SHORT_FRAC_RE = re.compile(r"\\frac\s*(\d)\s*(\d)")
 _DEGREE_RE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z])|\^\s*\{\s*\}")
+# a degree sign that ends the answer is its unit; a scale letter after it names a temperature
+_TRAILING_DEGREE_RE = re.compile(
+    r"(?:\^ ?\{? ?\\circ ?\}?|°|\\degree(?![A-Za-z]))"
+    r" ?(?:\\(?:text|mathrm|textrm)\{ ?([CF]) ?\}|([CF]))?$"
+)
+# a currency sign: the answer's unit (`\\$50` is 50 dollars, not 50 of whatever was asked)
+_CURRENCY_UNITS = {"$": "dollar", "usd": "dollar", "€": "euro", "£": "gbp", "¥": "yen"}
 _PERCENT_RE = re.compile(r"\s*(?:\\%|%|\\percent\b|\bpercent(?:age)?\b|\bpct\b)\s*$", re.I)
 _CURRENCY_RE = re.compile(
     r"^\s*(?:\\\$|\$|€|£|¥|USD\b|\\text\{\s*\\\$\s*\})\s*|\s*(?:\\\$|€|£)\s*$"
-)
-_UNITS = (
-    "mm|cm|km|m|meters?|metres?|centimeters?|kilometers?|millimeters?|inch(?:es)?|in|feet|foot|"
-    "ft|yards?|yd|miles?|mi|units?|sq|square|cubic|degrees?|deg|radians?|rad|dollars?|cents?|"
-    "euros?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
-    "kg|g|grams?|kilograms?|mg|lbs?|pounds?|ounces?|oz|liters?|litres?|l|ml|mph|kph|km/h|m/s|"
-    "cm/s|people|persons?|students?|apples?|marbles?|ways?|times|points?|pieces?|items?|coins?|"
-    "books?|boxes?|balls?|cards?|cups?|gallons?|quarts?|pints?|tons?|watts?|volts?|ohms?|"
-    "calories?|pages?|steps?|votes?|trees?|cookies?|eggs?|cars?|dogs?|cats?|games?|numbers?"
 )
 _THOUSANDS_BRACE_RE = re.compile(r"\{\s*,\s*\}")
 _LHS_RE = re.compile(r"^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?(?:\([A-Za-z]\))?\s*=(?!=)")
@@ -104,6 +102,7 @@ class Normalized:
     lhs: str | None = None  # the name on the left (`x`, `AB`, `f'(x)`), compared, never dropped
     named_value: str | None = None  # the right side of `name = expression`, kept as data
     unit: str | None = None  # `cm^2`, `apple`: compared with the ground truth's unit
+    unit_known: bool = True  # False: a word after the number the reader does not know
     refusal: str | None = None  # why this cannot be read as a value (a qualifier, two numbers)
     is_roots: bool = False  # `x = 1, x = 2`: values of one unknown (a set, not a point)
 
@@ -126,19 +125,21 @@ def normalize(answer: str) -> Normalized:
     text = _FRAC_RE.sub(r"\\frac", text)
     text = _EMPTY_SET_RE.sub(r"\\emptyset", text)
     text = _BINOM_RE.sub(r"\\binom", text)
+    text, degree_unit = _trailing_degree(text)
     text = _DEGREE_RE.sub("", text)
     text = _THOUSANDS_BRACE_RE.sub(",", text)
     text = _semicolons(text)
     if _GROUPED_NUMBER_RE.fullmatch(text.strip()):
         text = text.replace(" ", "")  # `1 000 000`: one number in groups of three
     text = text.replace("\\$", "$") if text.count("\\$") == 1 else text
+    currency = _currency(text)
     text = _CURRENCY_RE.sub("", text)
     if text.endswith("$") and text.count("$") == 1 and text[:-1].rstrip()[-1:].isdigit():
         text = text[:-1]  # `1,000.99$`: a price
     text = _WS_RE.sub(" ", text).strip()
     text = _word_answer(text)
     refusal = _refusal(text)
-    text, unit = _split_unit(text.rstrip(_TRAILING).strip())
+    text, unit, unit_known = _split_unit(text.rstrip(_TRAILING).strip())
     for _ in range(3):  # \text{\textbf{x}}: peel a few levels
         text = _WRAPPERS_RE.sub(r"\1", text)
     text = _WS_RE.sub(" ", text).rstrip(_TRAILING).strip()
@@ -146,7 +147,14 @@ def normalize(answer: str) -> Normalized:
     if is_percent:
         text = _PERCENT_RE.sub("", text)
     if unit is None:
-        text, unit = _split_unit(text)
+        text, unit, unit_known = _split_unit(text)
+    if unit is None:
+        unit = degree_unit or currency
+    elif currency is not None and unit != currency:
+        refusal = refusal or f"a currency sign and the unit {unit!r}: not one quantity"
+    number_word = number_word_in(text)
+    if number_word is not None and refusal is None:
+        refusal = f"the number word {number_word!r} is not read as part of a plain number"
     text, and_refusal = (
         _intersect_inequalities(text) if "and" in text or "\\" in text else (text, None)
     )
@@ -173,6 +181,7 @@ def normalize(answer: str) -> Normalized:
         lhs=lhs,
         named_value=named_value,
         unit=unit,
+        unit_known=unit_known,
         refusal=refusal,
         is_roots=is_roots,
     )
@@ -210,7 +219,73 @@ def _word_answer(text: str) -> str:
     """`\\text{all real numbers}` -> `(-\\infty, \\infty)`; `\\text{no solution}`: empty."""
     wrapped = _WORD_WRAPPER_RE.match(text)
     inner = (wrapped.group(1) if wrapped else text).strip().rstrip(".").strip().lower()
+    number = number_from_words(inner)
+    if number is not None:
+        return str(number)  # `\\text{twenty-five}`: the number it names
     return _WORD_SETS.get(inner, text)
+
+
+_SMALL_NUMBERS = {
+    word: value
+    for value, word in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+        ]
+    )
+}
+_TENS = {
+    word: 10 * value
+    for value, word in enumerate(
+        ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], start=2
+    )
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+
+
+def number_from_words(text: str) -> int | None:
+    """`five` -> 5, `twenty-five` -> 25, `one hundred and two` -> 102, `negative three` -> -3:
+    a whole answer that is an integer in English words, or None (any other word: not one)."""
+    words = text.replace("-", " ").replace(",", " ").split()
+    if not words or len(words) > 12:
+        return None
+    sign = 1
+    if words[0] in ("negative", "minus"):
+        sign, words = -1, words[1:]
+    total, group, seen = 0, 0, False
+    for word in words:
+        if word in _SMALL_NUMBERS:
+            group += _SMALL_NUMBERS[word]
+        elif word in _TENS:
+            group += _TENS[word]
+        elif word == "hundred" and group:
+            group *= 100
+        elif word in _SCALES and group:
+            total, group = total + group * _SCALES[word], 0
+        elif word == "and" and seen:
+            continue
+        else:
+            return None
+        seen = True
+    return sign * (total + group) if seen else None
 
 
 def _plus_minus(text: str) -> str:
@@ -228,7 +303,7 @@ def _set_forms(text: str) -> str:
     """Set-builder, `x \\neq c` and `|x| \\le c` as the sets they describe."""
     builder = _SET_BUILDER_RE.match(text)
     if builder is not None and builder.group(1) in builder.group(2):
-        return builder.group(2)  # `\\{x \\mid x > 3\\}`: the condition on x
+        text = builder.group(2)  # `\\{x \\mid x > 3\\}`: the condition on x, read as below
     not_equal = _NOT_EQUAL_RE.match(text)
     if not_equal is not None:
         value = not_equal.group(2).strip()
@@ -249,11 +324,36 @@ def _refusal(text: str) -> str | None:
     return f"the answer is qualified ({word!r}): a qualified statement is not the bare value"
 
 
-def _split_unit(text: str) -> tuple[str, str | None]:
+def _split_unit(text: str) -> tuple[str, str | None, bool]:
     found = split_unit(text)
     if found is None:
+        return text, None, True
+    return found.value, found.unit, found.is_known
+
+
+def _trailing_degree(text: str) -> tuple[str, str | None]:
+    """`60^\\circ` -> (`60`, `deg`), `5^\\circ C` -> (`5`, `degC`): a degree sign that ends a
+    single value is its unit (an angle is not a radian measure; a temperature has a scale).
+    Inside an expression (`\\sin 30^\\circ`) or a listing the sign is left to `_DEGREE_RE`."""
+    if "circ" not in text and "°" not in text and "degree" not in text:
         return text, None
-    return found.value, found.unit
+    match = _TRAILING_DEGREE_RE.search(text)
+    if match is None:
+        return text, None
+    value = text[: match.start()].strip()
+    if not value or "," in value or "circ" in value or "°" in value:
+        return text, None
+    scale = match.group(1) or match.group(2)
+    return value, {"C": "degC", "F": "degF"}.get(scale or "", "deg")
+
+
+def _currency(text: str) -> str | None:
+    """The currency a sign names (`\\$50`, `50 €`, `USD 5`), or None."""
+    match = _CURRENCY_RE.search(text)
+    if match is None:
+        return None
+    sign = match.group().strip().replace("\\text{", "").replace("}", "").replace("\\", "").strip()
+    return _CURRENCY_UNITS.get(sign.lower())
 
 
 _AND_ONLY_RE = re.compile(r" ?,? ?(?:\\text\{ ?and ?\}|\band\b|\\land\b|\\wedge\b) ?")

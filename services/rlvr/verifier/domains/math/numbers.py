@@ -103,17 +103,21 @@ def decimal_comma_equal(gold: str, pred: str) -> bool:
     return False
 
 
-def numbers_equal(gold: Number, pred: Number, min_rounded_digits: int) -> bool:
-    """Exact equality, or one side is the other's exact value rounded to the places it shows.
+def numbers_equal(
+    gold: Number, pred: Number, min_rounded_digits: int, decimal_for_exact: bool = False
+) -> bool:
+    """Exact equality, or an exact answer that a decimal ground truth rounds.
 
-    A decimal answer needs `min_rounded_digits` significant digits to stand for an exact value
-    (3.1416 is not pi); a decimal ground truth needs `GOLD_ROUNDED_DIGITS` (an exact answer is
-    more precise than a ground truth rounded to 0.333, never a guess).
+    An exact ground truth is matched exactly: a decimal answer is not its value, however many
+    places it shows (`decimal_for_exact` relaxes this: then a decimal answer with
+    `min_rounded_digits` significant digits may round it). A decimal ground truth stands for an
+    exact answer it rounds with `GOLD_ROUNDED_DIGITS` (an exact answer is more precise than a
+    ground truth rounded to 0.333, never a guess).
     """
     if gold.value == pred.value:
         return True
     if pred.decimals is not None and gold.decimals is None:
-        return rounds_to(gold.value, pred, min_rounded_digits)
+        return decimal_for_exact and rounds_to(gold.value, pred, min_rounded_digits)
     if gold.decimals is not None and pred.decimals is None:
         if not shows_period(pred.value, gold.decimals):
             return False  # `\\frac{22}{7}` is not the 3.14 of a ground truth (1/3 is 0.333)

@@ -76,7 +76,7 @@ def unevaluated_reason(
         return f"an expression in {names} where a value is expected"
     extra = set().union(*(forms(part) for part in parts)) - gold_forms if parts else set()
     if not form_rules:
-        extra -= FORM_RULES_FOR_EXPRESSIONS
+        extra -= RELAXED_FOR_VALUES
     if signs[1] and not signs[0]:
         extra.add("a sign on a signed number")
     if extra:
@@ -145,6 +145,9 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
         powers = sum(isinstance(a, sympy.Pow) for a in constant_terms)
         if isinstance(node, sympy.Mul) and powers >= 2:
             found.add("a product of powers or roots")  # `2^{10} \cdot 2^{90}`, `\sqrt2\sqrt3`
+        if isinstance(node, sympy.Mul) and _common_factor_quotient(node):
+            found.add("a fraction with a common factor")  # `\frac{4x}{2}` for `2x`
+        found |= _operations_left(node)
     elif isinstance(node, sympy.Pow):
         base, exponent = node.args
         if _is_plain(exponent):
@@ -159,12 +162,133 @@ def _walk(node: Any, found: set[str], depth: int) -> None:
                 found.add("a power of a power")  # `(2^{50})^2` for `2^{100}`
         if (exponent.is_negative or exponent == -1) and _has_root(base):
             found.add("a radical in a denominator")
+        if (exponent.is_negative or exponent == -1) and base.has(sympy.I):
+            found.add("i in a denominator")  # `\frac{1}{i}` for `-i`
     elif isinstance(node, sympy.Function | sympy.Max | sympy.Min):
         found.add(type(node).__name__)
     elif isinstance(node, sympy.Mod):
         found.add("Mod")
     for arg in node.args:
         _walk(arg, found, depth + 1)
+
+
+# Operations that a written sum or product can still leave to do, whatever constructs it uses:
+# the ground truth's own form decides whether it has done them (`2^{100}` has combined its
+# powers, `2x` collected its terms, `6x` multiplied its numbers). Each is read on one node of
+# the tree as written, its nested sums or products flattened first (`2\pi \cdot 3` is one
+# product of three factors), so no grouping hides one.
+LIKE_TERMS = "like terms not collected"
+SAME_BASE = "powers of one base not combined"
+NUMBERS_MULTIPLIED = "a product of numbers not evaluated"
+SUMS_MULTIPLIED = "a product of sums of numbers not expanded"
+NO_EFFECT = "an operation with no effect (a term 0, a factor 1)"
+
+
+def _operations_left(node: Any) -> set[str]:
+    """The operations left to do in one sum or product (see `LIKE_TERMS` and the others)."""
+    found: set[str] = set()
+    if isinstance(node, sympy.Add):
+        terms = _terms(node)
+        if _has_like_terms(terms):
+            found.add(LIKE_TERMS)  # `x + x`, `2\pi + 4\pi`, `2(x+1) - 2`, `(1+2i)+(3-i)`
+        if any(term == 0 for term in terms):
+            found.add(NO_EFFECT)  # `x + 0`
+        return found
+    factors = _factors(node)
+    if _numbers_multiplied(factors):
+        found.add(NUMBERS_MULTIPLIED)  # `3 \cdot 2x`, `2\pi \cdot 3`
+    if _numbers_with_common_factor(factors):
+        found.add("a fraction with a common factor")  # `\frac{6\pi}{2}`, `6 \cdot \frac{\pi}{2}`
+    if any(factor == 1 or factor == sympy.Pow(1, -1, evaluate=False) for factor in factors):
+        found.add(NO_EFFECT)  # `1 \cdot x`, `\frac{x}{1}`
+    bases = [base for base in map(_power_base, factors) if base is not None]
+    if len(set(bases)) < len(bases):
+        found.add(SAME_BASE)  # `2 \cdot 2^{99}`, `4 \cdot 2^{98}`, `\pi \cdot \pi`, `x^2 x^3`
+    constant_sums = [f for f in factors if isinstance(f, sympy.Add) and not _free_symbols([f])]
+    if len(constant_sums) >= 2:
+        found.add(SUMS_MULTIPLIED)  # `(3+2i)(1-i)` for `5-i`
+    return found
+
+
+def _factors(node: Any) -> list[Any]:
+    """The factors of a product as written, nested products flattened; a number as one writes
+    it (`\\frac{3}{2}`, `1.5 \\times 10^{3}`) stays one factor."""
+    if isinstance(node, sympy.Mul) and not _is_plain(node):
+        return [factor for arg in node.args for factor in _factors(arg)]
+    return [node]
+
+
+def _terms(node: Any) -> list[Any]:
+    """The terms of a sum as written, nested sums flattened and a number times a sum
+    distributed (`2(x+1) - 2` -> `x`, `1`, `-2`, coefficients aside: only the terms' kinds
+    matter)."""
+    if isinstance(node, sympy.Add):
+        return [term for arg in node.args for term in _terms(arg)]
+    if isinstance(node, sympy.Mul):
+        factors = _factors(node)
+        sums = [f for f in factors if isinstance(f, sympy.Add)]
+        if len(sums) == 1 and all(f is sums[0] or _is_plain(f) for f in factors):
+            return _terms(sums[0])
+    return [node]
+
+
+def _has_like_terms(terms: list[Any]) -> bool:
+    """Two terms that differ only in their numeric coefficient (two numbers included)."""
+    seen: set[tuple[str, ...]] = set()
+    for term in terms:
+        kind = tuple(sorted(str(f) for f in _factors(term) if not _is_number_factor(f)))
+        if kind in seen:
+            return True
+        seen.add(kind)
+    return False
+
+
+def _is_number_factor(node: Any) -> bool:
+    return isinstance(node, sympy.Number) or _is_plain(node)
+
+
+def _numbers_multiplied(factors: list[Any]) -> bool:
+    """Two numbers in one product, where one number would do: two multipliers (`3 \\cdot 2x`)
+    or two divisors (`\\frac{x}{2} \\cdot \\frac{1}{3}`). One of each is a fraction written
+    around the rest (`\\frac{3x}{2}`), and a sign is not a number."""
+    multipliers = divisors = 0
+    for factor in factors:
+        if factor == -1 or not _is_number_factor(factor):
+            continue
+        if isinstance(factor, sympy.Pow) and factor.args[1] == -1:
+            divisors += 1
+        else:
+            multipliers += 1
+    return multipliers >= 2 or divisors >= 2
+
+
+def _numbers_with_common_factor(factors: list[Any]) -> bool:
+    """One integer multiplier and one integer divisor that share a factor (`\\frac{6\\pi}{2}`):
+    a fraction left to reduce, however the rest of the product is written."""
+    multipliers = [f for f in factors if isinstance(f, sympy.Integer) and abs(int(f)) > 1]
+    divisors = [
+        f.args[0]
+        for f in factors
+        if isinstance(f, sympy.Pow) and f.args[1] == -1 and isinstance(f.args[0], sympy.Integer)
+    ]
+    if len(multipliers) != 1 or len(divisors) != 1:
+        return False
+    return sympy.igcd(abs(int(multipliers[0])), abs(int(divisors[0]))) > 1
+
+
+def _power_base(factor: Any) -> Any:
+    """The base a factor is a power of, for combining powers (`2^{99}` and `2` -> 2, `4` -> 2,
+    `\\pi` -> pi, `x^3` -> x); None for a sign, a root (`\\frac{\\sqrt2}{2}` has nothing to
+    combine) or a number that is no integer power."""
+    base, exponent = factor.args if isinstance(factor, sympy.Pow) else (factor, sympy.S.One)
+    if isinstance(exponent, sympy.Rational) and not exponent.is_Integer:
+        return None
+    if isinstance(base, sympy.Number):
+        if not (base.is_Integer and base > 1) or base > 10**12:
+            return None
+        perfect = sympy.perfect_power(int(base))
+        return sympy.Integer(perfect[0]) if perfect else base
+    return base
 
 
 def _unsimplified_root(base: Any, exponent: Any) -> bool:
@@ -184,16 +308,28 @@ def _has_root(node: Any) -> bool:
     )
 
 
-# the form rules that hold for every ground truth, values or expressions: an answer may not
-# use one of these when the ground truth does not
-FORM_RULES_FOR_EXPRESSIONS = frozenset(
+# the form rules that a setting (`form_rules`) relaxes for a ground truth that is a value: how
+# a value is written (radicals, denominators), not whether it was computed
+RELAXED_FOR_VALUES = frozenset(
     [
         "an unsimplified radical",
         "a radical in a denominator",
+        "i in a denominator",
         "a product of powers or roots",
         "a power of a power",
+        "a fraction with a common factor",
     ]
 )
+# the form rules that hold for every ground truth, values or expressions: an answer may not
+# use one of these when the ground truth does not (for a value ground truth, every construct
+# it does not use is refused, these included)
+FORM_RULES_FOR_EXPRESSIONS = RELAXED_FOR_VALUES | {
+    LIKE_TERMS,
+    SAME_BASE,
+    NUMBERS_MULTIPLIED,
+    SUMS_MULTIPLIED,
+    NO_EFFECT,
+}
 
 
 def expression_form_reason(gold_tree: Any, pred_tree: Any, form_rules: bool = True) -> str | None:
@@ -228,6 +364,9 @@ def expression_form_reason(gold_tree: Any, pred_tree: Any, form_rules: bool = Tr
         return None  # the rules above are about equality; those below about form (a setting)
     if _factored(gold_tree) and isinstance(pred_tree, sympy.Add):
         return "an expanded expression where the ground truth is factored: factor it"
+    if _factored(gold_tree) and _factor_count(pred_tree) < _factor_count(gold_tree):
+        # `1 \cdot (x^2-4)`, `-(4-x^2)` for `(x-2)(x+2)`; `(x^2-4)(x^2+4)` for three factors
+        return "not factored as far as the ground truth: fewer factors with unknowns"
     expanded_gold = isinstance(gold_tree, sympy.Add) and not _has_product_of_sums(gold_tree)
     if expanded_gold and _has_product_of_sums(pred_tree):
         return "a product of sums where the ground truth is expanded: expand it"
@@ -282,6 +421,46 @@ def _factored(tree: Any) -> bool:
             len(with_unknowns) >= 2 or any(isinstance(a, sympy.Pow) for a in with_unknowns)
         )
     return False
+
+
+def _factor_count(tree: Any) -> int:
+    """How many factors with unknowns a product has, powers counted with their exponent:
+    `(x-2)(x+2)` 2, `x^2(x+1)` 3, `-(4-x^2)` 1, a constant 0."""
+    if not isinstance(tree, sympy.Basic) or not _free_symbols([tree]):
+        return 0
+    if isinstance(tree, sympy.Mul):
+        return sum(_factor_count(arg) for arg in tree.args)
+    if isinstance(tree, sympy.Pow):
+        base, exponent = tree.args
+        if exponent.is_Integer and exponent > 0:
+            return int(min(exponent, 64)) * _factor_count(base)
+    return 1
+
+
+def _common_factor_quotient(node: Any) -> bool:
+    """A quotient by an integer that shares a factor with its numerator's integer content
+    (`\frac{4x}{2}`, `\frac{2x+4}{6}`): a fraction left to reduce."""
+    reciprocals = [
+        arg
+        for arg in node.args
+        if isinstance(arg, sympy.Pow)
+        and arg.args[1] == -1
+        and isinstance(arg.args[0], sympy.Integer)
+        and abs(int(arg.args[0])) > 1
+    ]
+    if len(reciprocals) != 1:
+        return False
+    rest = [arg for arg in node.args if arg is not reciprocals[0]]
+    if not _free_symbols(rest):
+        return False  # a number: the plain-number rules judge it
+    try:
+        content, _ = sympy.Mul(*rest).as_content_primitive()
+    except (TypeError, ValueError, AttributeError):
+        return False
+    if not isinstance(content, sympy.Rational) or content.q != 1:
+        return False
+    denominator = abs(int(reciprocals[0].args[0]))
+    return sympy.igcd(abs(int(content.p)), denominator) > 1
 
 
 def _has_product_of_sums(tree: Any) -> bool:

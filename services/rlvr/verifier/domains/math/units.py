@@ -4,9 +4,9 @@ A unit (as `reading.py` keys it: `km`, `cm^2`, `km/h`) is its factor to SI and i
 (the exponents of metre, kilogram and second). The factors are exact fractions, the
 definitions of `sympy.physics.units` (a test checks every one against that library; it is not
 imported here, which would cost the service process a second). Two units of one dimension
-convert; different dimensions, or a unit outside the table (a count noun, a currency, degrees),
-never do. Angles are left out: degrees to radians is the irrational pi/180, and an angle's unit
-is part of how it was asked.
+convert; different dimensions, or a unit outside the table (a count noun, degrees), never do;
+a currency converts to its own cents (`MONEY`). Angles are left out: degrees to radians is the
+irrational pi/180, and an angle's unit is part of how it was asked.
 """
 
 from __future__ import annotations
@@ -37,6 +37,12 @@ SI: dict[str, tuple[Fraction, Dimension]] = {
     "day": (Fraction(86400), _TIME),
     "l": (Fraction(1, 1000), _VOLUME),
     "ml": (Fraction(1, 1_000_000), _VOLUME),
+}
+# money: a currency converts only to its own subunit (rates between currencies are not facts)
+MONEY: dict[str, tuple[str, Fraction]] = {
+    "dollar": ("dollar", Fraction(1)),
+    "cent": ("dollar", Fraction(1, 100)),
+    "euro": ("euro", Fraction(1)),
 }
 # names of speeds that are one word
 _SPEEDS = {"mph": "mi/h", "kph": "km/h"}
@@ -71,6 +77,12 @@ def _power_in_si(unit: str) -> tuple[Fraction, Dimension] | None:
 def conversion_factor(from_unit: str, to_unit: str) -> Fraction | None:
     """What a value in `from_unit` is multiplied by to be in `to_unit` (`km` -> `m`: 1000), or
     None when the two do not convert (other dimensions, or a unit outside the table)."""
+    if from_unit in MONEY and to_unit in MONEY:
+        (source_currency, source_factor), (target_currency, target_factor) = (
+            MONEY[from_unit],
+            MONEY[to_unit],
+        )
+        return source_factor / target_factor if source_currency == target_currency else None
     source, target = in_si(from_unit), in_si(to_unit)
     if source is None or target is None or source[1] != target[1]:
         return None

@@ -22,6 +22,7 @@ class Conventions:
     percent: str = "either"
     min_rounded_digits: int = 6
     rel_tol: float = 0.0
+    decimal_for_exact: bool = False  # a decimal answer for an exact ground truth (see config)
     form_rules: bool = True  # expressions must be in the ground truth's form (see config)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Hashable, Sequence
 from contextlib import asynccontextmanager
 
 from rlvr.schemas.common import DomainHealth, Status
@@ -47,12 +47,13 @@ class MathVerifier:
             percent=settings.percent,
             min_rounded_digits=settings.min_rounded_digits,
             rel_tol=settings.rel_tol,
+            decimal_for_exact=settings.decimal_for_exact,
             form_rules=settings.form_rules,
         )
         self.cache: BoundedLru[tuple[str, bool, str, bool], CachedOutcome] = BoundedLru(
             settings.cache_size
         )
-        # the workers' time shared round-robin across concurrent batches (see fair.py); a few
+        # the workers' time shared across concurrent batches, least-served first (fair.py); a few
         # places per worker keep tasks queued in the pool, so no worker idles while a loaded
         # event loop hands it the next one (two per worker: 18 items/s against the pool's own
         # 24 on a loaded machine, four: 28 against 19; see benchmarks/RESULTS.md)
@@ -67,9 +68,16 @@ class MathVerifier:
     async def _verify_admitted(self, items: Sequence[MathItem]) -> list[MathResult]:
         started = time.perf_counter()
         judged = await asyncio.to_thread(self._judge_all, items)
+        # this request's account of the workers' time, kept while any of its items may still
+        # ask for a worker (between an item's two attempts too)
+        with self.share.batch() as batch:
+            return await self._verify_judged(items, judged, started, batch)
+
+    async def _verify_judged(
+        self, items: Sequence[MathItem], judged: list[Judged], started: float, batch: Hashable
+    ) -> list[MathResult]:
         results: list[MathResult | None] = [None] * len(items)
         slow: list[tuple[int, Awaitable[MathResult]]] = []
-        batch = object()  # this request's place in the workers' rotation
         for index, (item, verdict) in enumerate(zip(items, judged, strict=True)):
             if verdict.slow is None:
                 results[index] = _final_result(item, verdict, time.perf_counter() - started)
@@ -107,7 +115,7 @@ class MathVerifier:
         judged: Judged,
         timeout_s: float,
         batch_started: float,
-        batch: object,
+        batch: Hashable,
         ahead_s: float = 0.0,
     ) -> MathResult:
         job = judged.slow
@@ -141,7 +149,7 @@ class MathVerifier:
         return _error(item, judged.extracted, outcome.message, spent_s)
 
     async def _grade_in_pool(
-        self, job: SlowJob, timeout_s: float, attempt: _Attempt, batch: object
+        self, job: SlowJob, timeout_s: float, attempt: _Attempt, batch: Hashable
     ) -> tuple[Outcome, float]:
         """The outcome and the seconds workers spent on it (queueing not included)."""
         args = (job, self.conventions)
@@ -163,11 +171,28 @@ class MathVerifier:
         return _unwrap(outcome)
 
     async def _run(
-        self, batch: object, args: tuple[SlowJob, Conventions], budget_s: float
+        self, batch: Hashable, args: tuple[SlowJob, Conventions], budget_s: float
     ) -> Outcome:
-        """One attempt in a worker, when its batch's turn in the rotation comes."""
-        async with self.share.turn(batch):
-            return await self.pool.run(grade_timed, args, budget_s)
+        """One attempt in a worker, when its batch is the least-served one waiting; the batch
+        is charged the worker time the attempt used (its budget when it ran out)."""
+        async with self.share.turn(batch, self._places(batch, budget_s)) as turn:
+            outcome = await self.pool.run(grade_timed, args, budget_s)
+            turn.cost_s = _unwrap(outcome)[1] if outcome.kind == "ok" else budget_s
+            return outcome
+
+    def _places(self, batch: Hashable, budget_s: float) -> int:
+        """How many of the workers' places an attempt takes. A quick attempt takes one when its
+        batch's attempts have been cheap so far (or it is the batch's first), so several queue
+        per worker and none idles; any other attempt may run long (the rest of a deadline, a
+        batch whose attempts cost a quarter of a quick attempt or more on average, or one whose
+        cost is not known yet) and takes a worker's whole share: such attempts never queue in
+        the pool ahead of another batch's next item, which waits for at most one running
+        attempt per worker."""
+        quick_s = self.settings.quick_attempt_s
+        mean_s = self.share.mean_cost_s(batch)
+        first = mean_s is None and self.share.holding(batch) == 0
+        cheap = first or (mean_s is not None and mean_s < quick_s / 4)
+        return 1 if cheap and budget_s <= quick_s else PLACES_PER_WORKER
 
     def health(self) -> DomainHealth:
         return self.pool.health(

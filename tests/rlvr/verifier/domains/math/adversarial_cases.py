@@ -23,6 +23,18 @@ LEFT_SIDES = [
     (_box("x = 4 = 3"), "3"),
     (_box("4 = 3"), "3"),
     (_box("n = 12"), "m = 12"),
+    # a stated value is its right side, compared as such,
+    (_box("a + b = 8"), "7"),
+    (_box("x + y = 10"), "12"),
+    (_box("2x = 6"), "3"),
+    # a left side in one unknown is an equation to solve, not a value stated,
+    (_box("x + 2 = 9"), "9"),
+    (_box("4y = 20"), "20"),
+    (_box("x_1 - 3 = 1"), "1"),
+    # a renamed constant of integration only where the ground truth's C is one,
+    (_box("x^2 + K"), "x^3 + C"),
+    (_box("a + b + d"), "a + b + c"),
+    (_box("A + B + D"), "A + B + C"),
 ]
 
 UNITS_AND_WORDS = [
@@ -40,6 +52,18 @@ UNITS_AND_WORDS = [
     (_box("9 \\text{ (not sure)}"), "9"),
     (_box("8 \\text{ plus change}"), "8"),
     (_box("20 \\text{ square units}"), "20 \\text{ units}"),
+    # a word after a number the reader does not know: not that number,
+    (_box("7 \\text{ ish}"), "7"),
+    (_box("12 \\text{ max}"), "12"),
+    (_box("8 \\text{ minimum}"), "8"),
+    # number words multiply the number they follow,
+    (_box("4 \\text{ fifths}"), "4"),
+    (_box("3 \\text{ score}"), "3"),
+    (_box("7 \\text{ hundredths}"), "7"),
+    # a whole answer in number words is that number,
+    (_box("\\text{thirteen}"), "12"),
+    (_box("\\text{twenty-one}"), "12"),
+    (_box("\\text{one hundred}"), "10"),
 ]
 
 DIGIT_SPACES = [
@@ -122,6 +146,10 @@ SAMPLING = [
     (_box("x + 0 \\cdot y"), "x"),
     (_box("\\frac{x^3}{x^2}"), "x"),
     (_box("e^{\\ln x}"), "x"),
+    # a power of zero is 1 where its exponent vanishes: sampled at 0, 1 and -1 as well,
+    (_box("x + 0^{x^4}"), "x"),
+    (_box("x - 0^{x^6}"), "x"),
+    (_box("x^2 + 5 \\cdot 0^{x^2}"), "x^2"),
 ]
 
 EXACT_TOLERANCE = [
@@ -133,6 +161,10 @@ EXACT_TOLERANCE = [
     (_box("\\frac{1}{3} + 10^{-70}"), "\\frac{1}{3}"),
     (_box("2x + 10^{-45}x"), "2x"),
     (_box("\\ln 2 + 10^{-41}"), "\\ln 2"),
+    # an exact ground truth is matched exactly: no decimal stands for it,
+    (_box("1.414214"), "\\sqrt{2}"),
+    (_box("0.6666667"), "\\frac{2}{3}"),
+    (_box("(0.333333, 1)"), "(\\frac{1}{3}, 1)"),
 ]
 
 FORMS_EXPRESSIONS = [
@@ -145,6 +177,14 @@ FORMS_EXPRESSIONS = [
     (_box("x^2+3x+2"), "(x+1)(x+2)"),
     (_box("x(x+1)"), "x^2+x"),
     (_box("\\frac{x^2-4}{x-2}"), "x+2"),
+    # a factored ground truth: as many factors with unknowns as it has,
+    (_box("1\\cdot(x^2-9)"), "(x-3)(x+3)"),
+    (_box("-(9-x^2)"), "(x-3)(x+3)"),
+    (_box("x(x^2-1)"), "x(x-1)(x+1)"),
+    # a quotient whose numerator shares a factor with its integer denominator,
+    (_box("\\frac{6x}{3}"), "2x"),
+    (_box("\\frac{2x+4}{2}"), "x+2"),
+    (_box("\\frac{9x^2}{6}"), "\\frac{3x^2}{2}"),
 ]
 
 FORMS_RADICALS = [
@@ -179,6 +219,10 @@ FORMS_OPERATIONS = [
     ),
     (_box("\\frac{d}{dx} x^3"), "3x^2"),
     (_box("\\frac{d}{dx} x^3"), "x^2"),
+    # a union of pieces that overlap or touch is a union left to do,
+    (_box("[0,1]\\cup[1,2]"), "[0,2]"),
+    (_box("(0,3)\\cup(2,5)"), "(0,5)"),
+    (_box("(-\\infty,1]\\cup[0,\\infty)"), "(-\\infty,\\infty)"),
 ]
 
 KIND_CONFUSION = [
@@ -212,6 +256,87 @@ UNIT_CONVERSIONS = [
     (_box("6 \\text{ km}"), "6000 \\text{ m}^2"),
     (_box("5\\sqrt{2} \\text{ km}"), "5\\sqrt{2} \\text{ m}"),
     (_box("1 \\text{ mile}"), "1 \\text{ km}"),
+    # money converts to its cents, angles and temperature scales never convert,
+    (_box("25 \\text{ cents}"), "\\$25"),
+    (_box("75\\text{ cents}"), "\\$75"),
+    (_box("\\$3"), "3 \\text{ cents}"),
+    (_box("3 \\text{ rad}"), "3^\\circ"),
+    (_box("45^\\circ"), "45 \\text{ radians}"),
+    (_box("2 \\text{ radians}"), "2^{\\circ}"),
+    (_box("20^\\circ F"), "20^\\circ C"),
+    (_box("30^\\circ\\text{C}"), "30^\\circ\\text{F}"),
+    (_box("100 \\text{ degrees Fahrenheit}"), "100^\\circ C"),
+    # a compound quantity is summed in its first unit,
+    (_box("2\\text{ hours } 15\\text{ minutes}"), "2.5 \\text{ hours}"),
+    (_box("1\\text{ m } 2\\text{ cm}"), "1.2 \\text{ m}"),
+    (_box("3\\text{ minutes } 3\\text{ seconds}"), "3.3 \\text{ minutes}"),
+]
+
+# the ground truth's form has carried out an operation the answer leaves to do, whatever
+# constructs the ground truth itself uses (a power, a product, a radical, i)
+FORMS_LEFT_TO_DO = [
+    # like terms not collected,
+    (_box("\\sqrt{3} + 2\\sqrt{3}"), "3\\sqrt3"),
+    (_box("5y - 2y"), "3y"),
+    (_box("3(x-1) + 3"), "3x"),
+    (_box("a^2 + 2a^2"), "3a^2"),
+    # powers of one base not combined,
+    (_box("9 \\cdot 3^{8}"), "3^{10}"),
+    (_box("\\frac{5^{12}}{25}"), "5^{10}"),
+    (_box("y^{4} \\cdot y"), "y^5"),
+    (_box("\\pi^{3} \\cdot \\pi"), "\\pi^4"),
+    # a product of numbers not evaluated,
+    (_box("3\\pi \\cdot 4"), "12\\pi"),
+    (_box("5 \\cdot 2y"), "10y"),
+    (_box("\\frac{1}{2} \\cdot \\frac{1}{3} x"), "\\frac{x}{6}"),
+    # a product of sums of numbers not expanded,
+    (_box("(1+i)(2+i)"), "1+3i"),
+    (_box("(2+\\sqrt{3})(1+\\sqrt{3})"), "5+3\\sqrt3"),
+    (_box("(1-i)(1-2i)"), "-1-3i"),
+    # i in a denominator,
+    (_box("\\frac{2}{i}"), "-2i"),
+    (_box("\\frac{1}{1+i}"), "\\frac{1}{2}-\\frac{i}{2}"),
+    (_box("\\frac{i}{1-i}"), "-\\frac{1}{2}+\\frac{i}{2}"),
+    # a fraction with a common factor, whatever else the product has,
+    (_box("\\frac{6\\pi}{2}"), "3\\pi"),
+    (_box("6 \\cdot \\frac{\\pi}{2}"), "3\\pi"),
+    (_box("\\frac{10\\sqrt{3}}{4}"), "\\frac{5\\sqrt3}{2}"),
+    # an operation with no effect,
+    (_box("x + 0"), "x"),
+    (_box("1 \\cdot y"), "y"),
+    (_box("\\frac{2x}{1}"), "2x"),
+]
+
+# a tuple is ordered: never the set, the listing or the `\\pm` it has the values of
+TUPLES_FOR_SETS = [
+    (_box("(5, -5)"), "\\{-5, 5\\}"),
+    (_box("\\left(0, 3\\right)"), "0, 3"),
+    (_box("(4, -4)"), "\\pm 4"),
+    (_box("(2, 7, 9)"), "\\{9, 7, 2\\}"),
+    (_box("(-1, 6)"), "-1, 6"),
+]
+
+# the ground truth's unit, written in words, is data too; a percentage is no quantity in a unit
+UNITS_OF_THE_GROUND_TRUTH = [
+    (_box("12 \\text{ square yards}"), "12 \\text{ square feet}"),
+    (_box("3 \\text{ cubic centimeters}"), "3 \\text{ square centimeters}"),
+    (_box("8 \\text{ ft}^2"), "8 \\text{ cubic feet}"),
+    (_box("8 \\text{ feet}"), "8 \\text{ square feet}"),
+    (_box("20\\%"), "\\$20"),
+    (_box("15\\%"), "15 \\text{ cm}"),
+    (_box("\\$40"), "40\\%"),
+    # degrees are no measure in radians (a ground truth that is a multiple of pi),
+    (_box("\\frac{\\pi}{4} \\text{ degrees}"), "\\frac{\\pi}{4}"),
+    (_box("2\\pi \\text{ deg}"), "2\\pi"),
+    (_box("\\frac{3\\pi}{2}^\\circ"), "\\frac{3\\pi}{2}"),
+    # a money ground truth is not answered by coins counted or another currency,
+    (_box("12 \\text{ quarters}"), "\\$12"),
+    (_box("3 \\text{ pesos}"), "\\$3"),
+    (_box("3\\text{ lb}"), "\\$3"),
+    # a word after the box, in prose, is read with the value,
+    ("So the answer is $\\boxed{3}$ dozen.", "3"),
+    ("We get $\\boxed{2}$ thirds of the cake.", "2"),
+    ("The answer is $\\boxed{7}$ hundred.", "7"),
 ]
 
 FAMILIES = {
@@ -229,6 +354,9 @@ FAMILIES = {
     "forms_operations": FORMS_OPERATIONS,
     "kind_confusion": KIND_CONFUSION,
     "unit_conversions": UNIT_CONVERSIONS,
+    "forms_left_to_do": FORMS_LEFT_TO_DO,
+    "tuples_for_sets": TUPLES_FOR_SETS,
+    "units_of_the_ground_truth": UNITS_OF_THE_GROUND_TRUTH,
 }
 ADVERSARIAL = [(family, r, a) for family, rows in FAMILIES.items() for r, a in rows]
 

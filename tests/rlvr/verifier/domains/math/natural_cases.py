@@ -38,6 +38,8 @@ INTEGERS = [
     ("integer", "So there are $\\boxed{15}$ handshakes in total.", "15"),
     ("integer", "Hence $n = \\boxed{9}$.", "9"),
     ("integer", "The answer is \\(\\boxed{64}\\).", "64"),
+    ("integer", _math("\\text{twelve}"), "12"),
+    ("integer", _math("\\text{twenty-one}"), "21"),
 ]
 
 FRACTIONS_DECIMALS = [
@@ -48,7 +50,7 @@ FRACTIONS_DECIMALS = [
     ("fraction", _math("-\\frac{2}{3}"), "-\\frac23"),
     ("fraction", _math("2.5"), "\\frac{5}{2}"),
     ("fraction", "The probability is $\\frac{1}{6}$.\n\nFinal Answer: $\\frac{1}{6}$", "1/6"),
-    ("decimal", _math("3.14159"), "\\pi"),
+    ("decimal", _math("3.14159"), "3.14159"),
     ("decimal", _math("18.90"), "18.9"),
     ("decimal", _math("\\$18.90"), "18.90"),
 ]
@@ -65,6 +67,13 @@ RADICALS_CONSTANTS = [
     ("constant", _math("\\pi r^2"), "\\pi r^2"),
     ("constant", _math("e^2"), "e^{2}"),
     ("constant", _math("2^{100}"), "2^{100}"),
+    ("constant", _math("\\frac{3\\pi}{2}"), "\\frac{3}{2}\\pi"),
+    ("constant", _math("\\frac{1}{3}\\sqrt{3}"), "\\frac{\\sqrt3}{3}"),
+    ("constant", _math("2^{100}"), "4^{50}"),
+    ("constant", _math("5\\sqrt{2}"), "5\\sqrt2"),
+    ("constant", _math("\\pi^2"), "\\pi^{2}"),
+    ("complex", _math("\\frac{3}{5} + \\frac{4}{5}i"), "\\frac{3+4i}{5}"),
+    ("complex", _math("-i"), "-i"),
     ("constant", _math("\\sqrt{2}+\\sqrt{3}"), "\\sqrt{5+2\\sqrt{6}}"),
     ("complex", _math("3+4i"), "3+4i"),
     ("complex", _math("-1 + 2i"), "2i - 1"),
@@ -86,6 +95,16 @@ EXPRESSIONS = [
     ("expression", _math("2x+2"), "2(x+1)"),
     ("expression", _math("|x|"), "\\sqrt{x^2}"),
     ("expression", _math("4^{50}"), "2^{100}"),
+    ("expression", _math("x^2 + K"), "x^2 + C"),
+    ("expression", _math("\\sin x + D"), "\\sin x + C"),
+    ("expression", _math("3x + C_1"), "3x + C"),
+    ("expression", _math("2x+1"), "2x+1"),
+    ("expression", _math("(x+1)^2"), "(x+1)(x+1)"),
+    ("expression", _math("\\frac{3x}{2}"), "\\frac{3}{2}x"),
+    ("expression", _math("x\\sqrt{x}"), "x^{3/2}"),
+    ("expression", _math("2\\sin x \\cos x"), "\\sin(2x)"),
+    ("expression", _math("\\frac{x}{2} + \\frac{1}{2}"), "\\frac{x+1}{2}"),
+    ("expression", _math("6x"), "6x"),
 ]
 
 NAMED_VALUES = [
@@ -102,6 +121,8 @@ NAMED_VALUES = [
     ("named", _math("m\\angle ABC = 45^\\circ"), "45"),
     ("named", _math("y = 2x + 3"), "y = 2x + 3"),
     ("named", _math("k = \\frac{1}{2}"), "\\frac12"),
+    ("named", _math("x + y = 10"), "10"),
+    ("named", _math("m + n = 25"), "25"),
 ]
 
 UNITS = [
@@ -126,6 +147,19 @@ UNITS = [
     ("unit", _math("30000 \\text{ cm}^2"), "3 \\text{ m}^2"),
     ("unit", _math("5 \\text{ m/s}"), "18 \\text{ km/h}"),
     ("unit", _math("12 \\text{ inches}"), "1 \\text{ foot}"),
+    ("unit", _math("75\\text{ cents}"), "\\$0.75"),
+    ("unit", _math("\\$0.25"), "25 \\text{ cents}"),
+    ("unit", _math("20"), "20^\\circ\\text{C}"),
+    ("unit", _math("\\frac{\\pi}{4} \\text{ radians}"), "\\frac{\\pi}{4}"),
+    ("unit", _math("1\\text{ hour } 15\\text{ minutes}"), "75 \\text{ minutes}"),
+    ("unit", _math("1\\text{ m } 20\\text{ cm}"), "1.2\\text{ m}"),
+    ("unit", _math("6 \\text{ distinct triangles}"), "6"),
+    ("unit", _math("5 \\text{ thousand}"), "5000"),
+    ("unit", _math("2 \\text{ dozen}"), "24"),
+    ("unit", _math("7 \\text{ square centimeters}"), "7 \\text{ square centimeters}"),
+    ("unit", _math("700 \\text{ mm}^2"), "7 \\text{ square centimeters}"),
+    ("unit", _math("6"), "6 \\text{ cubic inches}"),
+    ("unit", _math("5 \\text{ dollars}"), "\\$5"),
 ]
 
 SETS_INTERVALS = [
@@ -155,12 +189,17 @@ SETS_INTERVALS = [
     ),
     ("interval", _math("(-\\infty, -\\sqrt{2}]"), "(-\\infty,-\\sqrt2]"),
     ("interval", _math("x < -1 \\text{ or } x > 1"), "(-\\infty,-1)\\cup(1,\\infty)"),
+    ("set", _math("\\{x \\mid x \\neq 3\\}"), "(-\\infty,3)\\cup(3,\\infty)"),
+    ("set", _math("\\{x : x \\ne -1\\}"), "(-\\infty,-1)\\cup(-1,\\infty)"),
 ]
 
 TUPLES_MATRICES = [
     ("tuple", _math("(3, 4)"), "(3,4)"),
     ("tuple", _math("x = 3, y = 4"), "(3, 4)"),
     ("tuple", _math("(1, -2, 3)"), "(1,-2,3)"),
+    ("tuple", _math("1, 2"), "(1, 2)"),
+    ("set", _math("\\{-5, 5\\}"), "\\pm 5"),
+    ("set", _math("5, -5"), "\\{-5, 5\\}"),
     ("tuple", _math("\\left( \\frac{1}{2}, 3 \\right)"), "(\\frac12, 3)"),
     (
         "matrix",

@@ -27,84 +27,10 @@ WRONG = PROBES + LATER_PROBES
 CHUNK = 64  # items per request: a trainer's batch, not one request of everything
 NATURAL_REFUSED_ALLOWED = 0.02
 
-NUMBER_WORDS = (
-    "a number word after a number (cents, thousandths, halves, quarters, gross) is dropped"
-)
-ANGLE_UNITS = "radians and degrees are not told apart"
-HEDGED = "a second value offered in prose after the box, or a hedge word in it, is ignored"
-NOT_IN_FORM = "an answer not in the form the problem asks for (not factored, not reduced) passes"
-
-# (response, answer) -> why the verifier's verdict is wrong (found by running this table)
-KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    **dict.fromkeys(
-        [
-            ("\\boxed{50 \\text{ cents}}", "\\$50"),
-            ("\\boxed{2 \\text{ thousandths}}", "2"),
-            ("\\boxed{2 \\text{ tenths}}", "2"),
-            ("\\boxed{2 \\text{ halves}}", "2"),
-            ("\\boxed{3 \\text{ quarters}}", "3"),
-            ("\\boxed{2 \\text{ gross}}", "2"),
-        ],
-        NUMBER_WORDS,
-    ),
-    **dict.fromkeys(
-        [
-            ("\\boxed{5 \\text{ radians}}", "5^\\circ"),
-            ("\\boxed{5^\\circ}", "5 \\text{ radians}"),
-        ],
-        ANGLE_UNITS,
-    ),
-    **dict.fromkeys(
-        [
-            ("\\boxed{5 \\text{ sometimes}}", "5"),
-            ("\\boxed{5 \\text{ tops}}", "5"),
-        ],
-        HEDGED,
-    ),
-    **dict.fromkeys(
-        [
-            ("\\boxed{1 \\cdot (x^2 - 4)}", "(x-2)(x+2)"),
-            ("\\boxed{-(4 - x^2)}", "(x-2)(x+2)"),
-            ("\\boxed{(x^2-4)(x^2+4)}", "(x-2)(x+2)(x^2+4)"),
-            ("\\boxed{\\frac{4x}{2}}", "2x"),
-        ],
-        NOT_IN_FORM,
-    ),
-    (
-        "\\boxed{[0,2]\\cup[1,3]}",
-        "[0,3]",
-    ): "a union the gold is free of (of overlapping intervals) passes as the merged interval",
-    (
-        "\\boxed{a + b = 7}",
-        "7",
-    ): "refused: a named value whose left side is a sum ('an expression in a, b')",
-    ("\\boxed{x + 0^{x^2}}", "x"): "0^(x^2) is taken as 0 everywhere; it is 1 at x = 0",
-    (
-        "\\boxed{50\\text{ cents}}",
-        "\\$0.50",
-    ): "refused: cents are not converted to the gold's dollars (parsed 50)",
-    (
-        "\\boxed{\\frac{\\pi}{2} \\text{ radians}}",
-        "\\frac{\\pi}{2}",
-    ): "refused: the word `radians` is read as letters",
-    (
-        "\\boxed{\\{x \\mid x \\ne 0\\}}",
-        "(-\\infty,0)\\cup(0,\\infty)",
-    ): "refused: set-builder with `\\ne` is not read",
-    (
-        "\\boxed{5}",
-        "5^\\circ C",
-    ): "refused: the gold's `C` after a degree sign is read as a variable (5*c)",
-    ("\\boxed{\\text{five}}", "5"): "refused: a number word is not read as the number",
-    (
-        "\\boxed{2\\text{ hours } 30\\text{ minutes}}",
-        "2.5 \\text{ hours}",
-    ): "refused: a compound duration is not read",
-    (
-        "\\boxed{2x + K}",
-        "2x + C",
-    ): "refused: another name for the constant of integration (read as a new unknown)",
-}
+# (response, answer) -> why the verifier's verdict is wrong (found by running this table); every
+# row the first run found was fixed by a rule (issue 27), so the table is empty: a new failure
+# fails the suite
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 
 def _row_id(index: int, row: Probe) -> str:

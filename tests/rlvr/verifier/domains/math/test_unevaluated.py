@@ -10,7 +10,14 @@ import pytest
 import sympy
 
 from rlvr.verifier.domains.math.parsing import to_sympy
-from rlvr.verifier.domains.math.unevaluated import forms
+from rlvr.verifier.domains.math.unevaluated import (
+    LIKE_TERMS,
+    NO_EFFECT,
+    NUMBERS_MULTIPLIED,
+    SAME_BASE,
+    SUMS_MULTIPLIED,
+    forms,
+)
 from tests.support.math_judge import judge_in_process
 
 
@@ -91,7 +98,7 @@ def test_values_and_expression_answers_are_not_refused(response: str, answer: st
 @pytest.mark.parametrize(
     ("latex", "expected"),
     [
-        ("17 \\times 23", {"arithmetic"}),
+        ("17 \\times 23", {"arithmetic", NUMBERS_MULTIPLIED}),
         ("\\frac{3}{4}", set()),
         ("-\\frac{3}{4}", set()),
         ("1.5 \\times 10^{3}", set()),
@@ -99,6 +106,21 @@ def test_values_and_expression_answers_are_not_refused(response: str, answer: st
         ("2^{10}", {"power"}),
         ("3 + 4i", {"i"}),
         ("\\int_0^1 x\\,dx", {"unevaluated integral"}),
+        # operations a sum or product leaves to do, nested groupings flattened first
+        ("2 \\cdot 2^{99}", {"power", SAME_BASE}),
+        ("4 \\cdot 2^{98}", {"power", SAME_BASE}),
+        ("2\\pi \\cdot 3", {"pi", NUMBERS_MULTIPLIED}),
+        ("(1+2i)+(3-i)", {"i", LIKE_TERMS}),
+        ("2(x+1) - 2", {LIKE_TERMS}),
+        ("(3+2i)(1-i)", {"i", SUMS_MULTIPLIED}),
+        ("\\frac{1}{i}", {"i", "i in a denominator"}),
+        ("x + 0", {NO_EFFECT}),
+        # and the forms that do none of them
+        ("\\frac{\\sqrt{2}}{2}", {"root"}),
+        ("\\frac{3\\pi}{2}", {"pi"}),
+        ("\\frac{x}{7} + \\frac{2}{7}", set()),
+        ("2^{100}", {"power"}),
+        ("x \\sqrt{x}", {"root"}),
     ],
 )
 def test_forms_of_a_tree(latex: str, expected: set[str]) -> None:

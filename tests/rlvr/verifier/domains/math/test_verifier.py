@@ -203,3 +203,34 @@ async def test_slow_wrong_answers_past_their_quick_attempt_are_timed_out_not_err
     assert all(s in (Status.timed_out, Status.failed) for s in statuses)
     assert all(r.reward == 0.0 for r in results[:-1])
     assert results[-1].status is Status.passed, results[-1].detail
+
+
+async def test_honest_request_is_prompt_while_other_requests_slow_wrong_answers_run() -> None:
+    """Issue 27: honest items waited 30-66 s while other requests' slow wrong answers (each
+    timing out at 2 s) filled the workers. What an answer costs is its own request's: the
+    workers' time goes first to the request that has used the least of it, so a request of
+    honest items passes between the slow ones within a few seconds."""
+    settings = MathSettings(workers=2, default_timeout_s=2.0, quick_attempt_s=0.5)
+    slow_batches = [
+        [
+            item(f"\\boxed{{(x+1)^{{{n}}} - x^{{{n}}}}}", "x")
+            for n in range(10000 * b, 10000 * b + 24)
+        ]
+        for b in (1, 2)
+    ]
+    honest = [item(f"\\boxed{{({k}+x)^2}}", f"(x+{k})^2") for k in range(1, 13)]
+    async with open_math_verifier(settings) as opened:
+        slow = [asyncio.create_task(opened.verify_batch(batch)) for batch in slow_batches]
+        await asyncio.sleep(1.0)  # the slow requests hold every worker and queue behind them
+        assert opened.share.waiting_items > 0
+        started = time.perf_counter()
+        results = await opened.verify_batch(honest)
+        elapsed = time.perf_counter() - started
+        health_started = time.perf_counter()
+        assert opened.health().ok
+        assert time.perf_counter() - health_started < 0.05
+        for task in slow:
+            task.cancel()
+        await asyncio.gather(*slow, return_exceptions=True)
+    assert [r.status for r in results] == [Status.passed] * len(honest), [r.detail for r in results]
+    assert elapsed < 6.0, f"{elapsed:.1f} s for {len(honest)} honest items"

@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from rlvr.verifier.domains.math.compare.rounding import rounded_decimal
-from rlvr.verifier.domains.math.equality import agree_at_random_points, differ
+from rlvr.verifier.domains.math.equality import (
+    agree_at_random_points,
+    differ,
+    polynomial_degree,
+)
 from rlvr.verifier.domains.math.numbers import GOLD_ROUNDED_DIGITS
 
 if TYPE_CHECKING:
@@ -26,10 +30,12 @@ def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, ctx: Grading) -> bool:
     """Never true for two distinct exact numbers; a written decimal may round an exact value."""
     if gold == pred:
         return True
-    if rounded_decimal(gold, pred, ctx, ctx.gold_decimals, GOLD_ROUNDED_DIGITS) or rounded_decimal(
+    if rounded_decimal(gold, pred, ctx, ctx.gold_decimals, GOLD_ROUNDED_DIGITS):
+        return True  # a decimal ground truth answered by the exact value it rounds
+    if ctx.conv.decimal_for_exact and rounded_decimal(
         pred, gold, ctx, ctx.pred_decimals, ctx.conv.min_rounded_digits
     ):
-        return True
+        return True  # only by the setting: an exact ground truth is matched exactly
     if gold.is_Rational and pred.is_Rational:
         return False  # exact, and already unequal
     if gold.has(sympy.zoo, sympy.nan) or pred.has(sympy.zoo, sympy.nan):
@@ -39,6 +45,9 @@ def expressions_equal(gold: sympy.Expr, pred: sympy.Expr, ctx: Grading) -> bool:
     symbols = gold.free_symbols | pred.free_symbols
     if not symbols:
         return constants_equal(gold, pred, ctx)
+    gold_degree, pred_degree = polynomial_degree(gold), polynomial_degree(pred)
+    if gold_degree is not None and pred_degree is not None and gold_degree != pred_degree:
+        return False  # polynomials of different degrees: no expansion needed to tell
     if sympy.expand(gold - pred) == 0:
         return True
     # identity testing at exact random points, 80 digits: faster than simplify() and it sees

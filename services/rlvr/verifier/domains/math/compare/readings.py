@@ -49,6 +49,8 @@ def compare(gold: Any, pred: Any, ctx: Grading) -> Verdict:
 
 def _pred_rounds_gold(gold: Any, ctx: Grading) -> bool:
     decimal = ctx.job.pred_decimal
+    if not ctx.conv.decimal_for_exact:
+        return False  # an exact ground truth is matched exactly (a setting relaxes it)
     return decimal is not None and not ctx.job.pred_pct and rounds(gold, decimal, ctx.conv)
 
 

@@ -19,6 +19,10 @@ def listings_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
     if isinstance(gold, sympy.Tuple) and isinstance(pred, sympy.FiniteSet):
         # an ordered answer is matched by a listing only in that order (`1, 3` for `(1, 3)`)
         return in_order_equal(gold.args, pred.args, ctx)
+    if isinstance(pred, sympy.Tuple):
+        # a tuple says its values are ordered (a point, a sequence): it is not the unordered
+        # set or listing (or `\pm 2`) the ground truth is, whatever its values
+        return False
     gold_items, pred_items = _items(gold), _items(pred)
     if gold_items is None or pred_items is None:
         return False
@@ -27,7 +31,7 @@ def listings_equal(gold: Any, pred: Any, ctx: Grading) -> bool:
 
 def _items(value: Any) -> list[Any] | None:
     if isinstance(value, sympy.FiniteSet | sympy.Tuple):
-        return list(value.args)  # `(-2, 1)` listing the roots `{-2, 1}`
+        return list(value.args)
     if isinstance(value, sympy.Expr):
         return [value]  # `{5}` vs `5`
     return None
