@@ -73,10 +73,9 @@ class MathVerifier:
         slow: list[tuple[int, Awaitable[MathResult]]] = []
         batch = object()  # this request's place in the workers' rotation
         for index, (item, (verdict, final)) in enumerate(zip(items, judged, strict=True)):
-            if final is not None:
-                results[index] = final
+            if verdict.slow is None:
+                results[index] = final  # built in the judging thread (None: a lost result)
                 continue
-            assert verdict.slow is not None
             cached = self.cache.get(verdict.slow.cache_key)
             timeout_s = item_timeout_s(item.timeout_s, self.settings)
             if isinstance(cached, Verdict):
