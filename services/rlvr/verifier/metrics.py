@@ -48,9 +48,15 @@ class ServiceMetrics:
         )
 
     def observe_batch(self, endpoint: str, results: Iterable[ItemResult], elapsed_s: float) -> None:
+        # counted per status first: a label lookup per item costs the event loop tens of ms on a
+        # batch of thousands
+        statuses: dict[str, int] = {}
+        latency = self.item_latency.labels(endpoint)
         for result in results:
-            self.items.labels(endpoint, result.status.value).inc()
-            self.item_latency.labels(endpoint).observe(result.elapsed_s)
+            statuses[result.status.value] = statuses.get(result.status.value, 0) + 1
+            latency.observe(result.elapsed_s)
+        for status, count in statuses.items():
+            self.items.labels(endpoint, status).inc(count)
         self.request_latency.labels(endpoint).observe(elapsed_s)
 
     @staticmethod

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import cache
 from typing import Annotated, Any
 
@@ -28,10 +28,12 @@ def get_limits(request: Request) -> LimitsSettings:
     return get_settings(request).limits
 
 
-def domain_verifier(name: str) -> Callable[[Request], Any]:
-    """A dependency returning the verifier the lifespan stored as `app.state.<name>`."""
+def domain_verifier(name: str) -> Callable[[Request], Awaitable[Any]]:
+    """A dependency returning the verifier the lifespan stored as `app.state.<name>`. Async,
+    so FastAPI calls it on the loop: a sync dependency costs a thread hop per request (and the
+    first one, the import of the thread pool's backend, held the loop ~150 ms)."""
 
-    def get(request: Request) -> Any:
+    async def get(request: Request) -> Any:
         return getattr(request.app.state, name)
 
     get.__name__ = f"get_{name}_verifier"

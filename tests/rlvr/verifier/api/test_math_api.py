@@ -161,7 +161,7 @@ ISSUE_12_ITEMS: list[tuple[str, str, str]] = [
     ("First, 3 \\cdot 4 = 12, and then we need to", "12", "failed"),
     ("\\boxed{3.1416}", "\\pi", "failed"),
     ("\\boxed{1.732}", "\\sqrt3", "failed"),
-    ("\\boxed{0.1428571429}", "\\frac17", "passed"),
+    ("\\boxed{0.1428571429}", "\\frac17", "failed"),  # an exact ground truth is matched exactly
     (
         "Initially I got \\boxed{8}, but that double counts; the correct count is \\boxed{6}.",
         "6",

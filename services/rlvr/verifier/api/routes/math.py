@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 
 from rlvr.schemas.common import ErrorResponse
 from rlvr.schemas.math import MathRequest, MathResponse
-from rlvr.verifier.api.batch import run_domain_batch
+from rlvr.verifier.api.batch import batch_response, run_domain_batch
 from rlvr.verifier.api.body import BoundedJsonRoute
 from rlvr.verifier.api.deps import domain_verifier
 from rlvr.verifier.domains.math.verifier import MathVerifier
@@ -29,9 +29,7 @@ MathVerifierDep = Annotated[MathVerifier, Depends(domain_verifier("math"))]
         503: {"model": ErrorResponse, "description": "Queue full; retry after `Retry-After`."},
     },
 )
-async def verify_math(
-    body: MathRequest, request: Request, verifier: MathVerifierDep
-) -> MathResponse:
+async def verify_math(body: MathRequest, request: Request, verifier: MathVerifierDep) -> Response:
     """Extract each response's final answer and compare it with its ground truth.
 
     One result per item, in order. A pathological item times out alone; the others are unaffected.
@@ -39,4 +37,4 @@ async def verify_math(
     client that hangs up cancels its batch.
     """
     results = await run_domain_batch(request, "math", verifier, body.items, ("response", "answer"))
-    return MathResponse(results=results)
+    return await batch_response(MathResponse, results)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -51,7 +52,7 @@ _ANSWER_FAULTS = (
 
 def grade(job: SlowJob, conv: Conventions) -> Verdict:
     """Whether the response's answer means the same as the ground truth (the worker's entry)."""
-    gold = to_sympy(job.gold_latex)
+    gold = parsed_gold(job.gold_latex)
     if gold is None:
         detail = "could not parse the answer as math"
         return Verdict(False, detail, job.gold_latex[:200], job.pred_latex[:200])
@@ -63,6 +64,13 @@ def grade(job: SlowJob, conv: Conventions) -> Verdict:
     except _ANSWER_FAULTS as exc:
         detail = f"the response's value cannot be compared: {type(exc).__name__}: {exc}"[:300]
         return Verdict(False, detail, shown(gold, job.gold_latex), job.pred_latex[:200])
+
+
+@lru_cache(maxsize=4096)
+def parsed_gold(latex: str) -> Any:
+    """The ground truth's SymPy object, parsed once per worker: a trainer sends many samples of
+    one prompt, and parsing is most of a worker's time (SymPy objects are immutable)."""
+    return to_sympy(latex)
 
 
 def grade_timed(job: SlowJob, conv: Conventions) -> tuple[Verdict, float]:

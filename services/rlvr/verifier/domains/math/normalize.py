@@ -48,6 +48,9 @@ _TRAILING_DEGREE_RE = re.compile(
     r"(?:\^ ?\{? ?\\circ ?\}?|°|\\degree(?![A-Za-z]))"
     r" ?(?:\\(?:text|mathrm|textrm)\{ ?([CF]) ?\}|([CF]))?$"
 )
+_FUNCTION_COMMAND_RE = re.compile(
+    r"\\(?:a?(?:sin|cos|tan|cot|sec|csc)h?|arc[a-z]+|log|ln|exp)(?![A-Za-z])"
+)
 # a currency sign: the answer's unit (`\\$50` is 50 dollars, not 50 of whatever was asked)
 _CURRENCY_UNITS = {"$": "dollar", "usd": "dollar", "€": "euro", "£": "gbp", "¥": "yen"}
 _PERCENT_RE = re.compile(r"\s*(?:\\%|%|\\percent\b|\bpercent(?:age)?\b|\bpct\b)\s*$", re.I)
@@ -343,6 +346,8 @@ def _trailing_degree(text: str) -> tuple[str, str | None]:
     value = text[: match.start()].strip()
     if not value or "," in value or "circ" in value or "°" in value:
         return text, None
+    if _FUNCTION_COMMAND_RE.search(value):
+        return text, None  # `\\sin 30^\\circ`: the degrees of an argument, not a unit
     scale = match.group(1) or match.group(2)
     return value, {"C": "degC", "F": "degF"}.get(scale or "", "deg")
 

@@ -32,6 +32,7 @@ from rlvr.verifier.domains.math.workers import Outcome, WorkerPool, preload_in_f
 log = logging.getLogger(__name__)
 
 _GRADER_MODULE = "rlvr.verifier.domains.math.prewarm"
+GIL_SLICE_S = 0.002  # the longest the in-process judging holds the GIL before offering it
 PLACES_PER_WORKER = 4  # tasks handed to the pool per worker at once (the fair share's places)
 preload_in_forkserver(_GRADER_MODULE)  # before any pool starts the process's forkserver
 
@@ -67,20 +68,24 @@ class MathVerifier:
 
     async def _verify_admitted(self, items: Sequence[MathItem]) -> list[MathResult]:
         started = time.perf_counter()
-        judged = await asyncio.to_thread(self._judge_all, items)
+        judged = await asyncio.to_thread(self._judge_all, items, started)
         # this request's account of the workers' time, kept while any of its items may still
         # ask for a worker (between an item's two attempts too)
         with self.share.batch() as batch:
             return await self._verify_judged(items, judged, started, batch)
 
     async def _verify_judged(
-        self, items: Sequence[MathItem], judged: list[Judged], started: float, batch: Hashable
+        self,
+        items: Sequence[MathItem],
+        judged: list[tuple[Judged, MathResult | None]],
+        started: float,
+        batch: Hashable,
     ) -> list[MathResult]:
         results: list[MathResult | None] = [None] * len(items)
         slow: list[tuple[int, Awaitable[MathResult]]] = []
-        for index, (item, verdict) in enumerate(zip(items, judged, strict=True)):
+        for index, (item, (verdict, final)) in enumerate(zip(items, judged, strict=True)):
             if verdict.slow is None:
-                results[index] = _final_result(item, verdict, time.perf_counter() - started)
+                results[index] = final  # built in the judging thread (None: a lost result)
                 continue
             cached = self.cache.get(verdict.slow.cache_key)
             timeout_s = item_timeout_s(item.timeout_s, self.settings)
@@ -102,12 +107,25 @@ class MathVerifier:
                 results[index] = result
         return every_result(results, "math batch")
 
-    def _judge_all(self, items: Sequence[MathItem]) -> list[Judged]:
+    def _judge_all(
+        self, items: Sequence[MathItem], started: float
+    ) -> list[tuple[Judged, MathResult | None]]:
+        """Each item judged in-process, with its final result when no SymPy is needed (built
+        here, off the event loop: thousands of results cost the loop tens of ms). The GIL is
+        given up every `GIL_SLICE_S` so the event loop never waits a whole switch interval
+        for it while a big batch is read."""
         fallback = self.settings.fallback
-        return [
-            judge(item.response, item.answer, self.conventions, fallback, item.problem)
-            for item in items
-        ]
+        judged: list[tuple[Judged, MathResult | None]] = []
+        slice_started = time.perf_counter()
+        for item in items:
+            verdict = judge(item.response, item.answer, self.conventions, fallback, item.problem)
+            now = time.perf_counter()
+            final = _final_result(item, verdict, now - started) if verdict.slow is None else None
+            judged.append((verdict, final))
+            if now - slice_started > GIL_SLICE_S:
+                time.sleep(0)  # releases the GIL: the event loop takes it if it is waiting
+                slice_started = time.perf_counter()
+        return judged
 
     async def _slow(
         self,

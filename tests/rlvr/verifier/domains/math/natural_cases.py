@@ -213,6 +213,36 @@ TUPLES_MATRICES = [
     ),
 ]
 
+EQUATIONS_MULTIPLE = [
+    ("equation", _math("y = -\\frac{1}{2}x + 4"), "y = -\\frac{x}{2} + 4"),
+    ("equation", _math("x^2 + y^2 = 25"), "x^2 + y^2 = 25"),
+    ("equation", "The line is $y = 3x - 2$.\n\nFinal Answer: $y = 3x - 2$", "y = 3x - 2"),
+    ("equation", _think("So the circle is $\\boxed{(x-1)^2 + (y+2)^2 = 9}$."), "(x-1)^2+(y+2)^2=9"),
+    ("equation", _math("y = 2x - 1"), "2x - y = 1"),
+    ("multiple", _math("x = 2 \\text{ or } x = -3"), "2, -3"),
+    ("multiple", _math("-3, 2"), "2, -3"),
+    ("multiple", _math("x = \\pm 2"), "2, -2"),
+    (
+        "multiple",
+        "The solutions are $x = 1$ and $x = 4$.\n\n**Final Answer:** $\\boxed{1, 4}$",
+        "1, 4",
+    ),
+    (
+        "multiple",
+        _think("Both roots work, so the answer is $\\boxed{\\frac{1}{2}, 3}$."),
+        "3, \\frac12",
+    ),
+    ("multiple", _math("x = 0, x = 5"), "0, 5"),
+    ("text", _math("\\text{No}"), "\\text{no}"),
+    (
+        "text",
+        "The pattern repeats every week, so it lands on a Tuesday.\n\nAnswer: Tuesday",
+        "Tuesday",
+    ),
+    ("text", _math("\\text{odd}"), "\\text{odd}"),
+    ("text", _math("\\text{no solution}"), "\\emptyset"),
+]
+
 CHOICES_TEXT_TIMES = [
     ("choice", _math("\\text{(B)}"), "B"),
     ("choice", "The correct option is (C).\n\nAnswer: C", "C"),
@@ -231,5 +261,6 @@ NATURAL = [
     *UNITS,
     *SETS_INTERVALS,
     *TUPLES_MATRICES,
+    *EQUATIONS_MULTIPLE,
     *CHOICES_TEXT_TIMES,
 ]

@@ -12,12 +12,12 @@ seconds and the polls land while it runs.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
 
 import httpx
-import pytest
 
 from rlvr.verifier.domains.math.judge import MAX_NORMALIZE_CHARS
 from tests.support.server import service_fixture
@@ -56,13 +56,22 @@ def _slow_items() -> list[dict[str, Any]]:
 
 def _health_latencies_while(url: str, items: list[dict[str, Any]]) -> tuple[list[float], Any]:
     """Polls `/health` over one kept-alive connection while `items` go to `/math` from another
-    thread; the latencies, and the batch's results."""
+    thread; the latencies, and the batch's results.
+
+    The body is encoded before the polls start and the reply decoded after they end: encoding
+    or decoding tens of megabytes in the sending thread holds this process's GIL, and the poll
+    would time the client, not the service."""
     batch: dict[str, Any] = {}
+    body = json.dumps({"items": items}).encode()
 
     def send() -> None:
-        reply = httpx.post(f"{url}/math", json={"items": items}, timeout=300)
-        assert reply.status_code == 200, reply.text[:500]
-        batch["results"] = reply.json()["results"]
+        reply = httpx.post(
+            f"{url}/math",
+            content=body,
+            headers={"content-type": "application/json"},
+            timeout=300,
+        )
+        batch["reply"] = reply
 
     latencies: list[float] = []
     with httpx.Client(base_url=url, timeout=10) as client:
@@ -77,7 +86,10 @@ def _health_latencies_while(url: str, items: list[dict[str, Any]]) -> tuple[list
             assert reply.status_code == 200
             time.sleep(0.02)
         sender.join()
-    assert "results" in batch, "the batch failed"
+    assert "reply" in batch, "the batch failed"
+    reply = batch["reply"]
+    assert reply.status_code == 200, reply.text[:500]
+    batch["results"] = reply.json()["results"]
     slowest = sorted(latencies)[-5:]
     print(f"{len(latencies)} polls, slowest {[round(s * 1000, 1) for s in slowest]} ms")
     return latencies, batch["results"]
@@ -98,23 +110,23 @@ def test_health_answers_within_50_ms_while_a_slow_math_batch_runs(math_url: str)
     assert min(worst_s) < BOUND_S, f"/health took {[round(s * 1000) for s in worst_s]} ms"
 
 
-@pytest.mark.xfail(
-    strict=False,  # a timing bound: a quiet machine might meet it
-    reason=(
-        "4000 items of 12 KB (48 MB): the slowest /health took 161-247 ms in each of 6 runs "
-        "on the build machine, near the start and the end of the batch"
-    ),
-)
 def test_health_answers_within_50_ms_while_a_batch_at_the_limits_is_read_and_answered(
     math_url: str,
 ) -> None:
     """The most items a request may hold (4096 by default), each of the size the in-process
-    phase accepts: cheap to check, but the body and the reply are tens of megabytes."""
+    phase accepts: cheap to check, but the body and the reply are tens of megabytes. The body's
+    bounds and parse, the in-process judging (which offers the GIL every 2 ms), the results
+    and the reply's serialisation all run off the event loop. Best of three, as above."""
     filler = "Let me think. " * ((MAX_NORMALIZE_CHARS - 40) // 14)
     items = [
         {"id": str(i), "response": f"{filler}\\boxed{{{i}}}", "answer": str(i + 1)}
         for i in range(4000)
     ]
-    latencies, results = _health_latencies_while(math_url, items)
-    assert {r["status"] for r in results} == {"failed"}
-    assert max(latencies) < BOUND_S, f"/health took {max(latencies) * 1000:.0f} ms"
+    worst_s: list[float] = []
+    for _ in range(3):
+        latencies, results = _health_latencies_while(math_url, items)
+        assert {r["status"] for r in results} == {"failed"}
+        worst_s.append(max(latencies))
+        if worst_s[-1] < BOUND_S:
+            break
+    assert min(worst_s) < BOUND_S, f"/health took {[round(s * 1000) for s in worst_s]} ms"
