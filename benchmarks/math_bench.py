@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/math_bench.py            # starts its own service
     .venv/bin/python benchmarks/math_bench.py --url http://127.0.0.1:8000
 
-Case sets: our labelled table (tests/rlvr/verifier/domains/math/cases.py), Math-Verify
+Case sets: our labelled table (tests/support/math_tables/cases.py), Math-Verify
 0.9.0's own published test cases (benchmarks/data/math_verify_cases.json, extracted from its
 PyPI sdist by benchmarks/extract_math_verify_cases.py), and plain integers for throughput.
 Math-Verify's cases run twice: against our defaults (strict extraction: only a marked answer or
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rlvr.verifier.testing import running_service  # noqa: E402
-from tests.rlvr.verifier.domains.math.cases import CASES  # noqa: E402
+from tests.support.math_tables.cases import CASES  # noqa: E402
 
 MV_CASES = ROOT / "benchmarks" / "data" / "math_verify_cases.json"
 

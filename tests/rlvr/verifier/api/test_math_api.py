@@ -7,10 +7,10 @@ import time
 import httpx
 import pytest
 
-from tests.rlvr.verifier.domains.math.adversarial_cases import ADVERSARIAL
-from tests.rlvr.verifier.domains.math.cases import CASES
-from tests.rlvr.verifier.domains.math.natural_cases import NATURAL
 from tests.support.http import post_items
+from tests.support.math_tables.adversarial_cases import ADVERSARIAL
+from tests.support.math_tables.cases import CASES
+from tests.support.math_tables.natural_cases import NATURAL
 
 HUGE = "\\boxed{10^{10^{10}}}"
 

@@ -8,14 +8,14 @@ import pytest
 from rlvr.verifier.domains.math.grade import grade
 from rlvr.verifier.domains.math.judge import judge
 from rlvr.verifier.domains.math.verdict import Conventions
-from tests.rlvr.verifier.domains.math.adversarial_cases import (
+from tests.support.math_judge import SETTINGS, judge_in_process
+from tests.support.math_tables.adversarial_cases import (
     ADVERSARIAL,
     FAMILIES,
     NOT_RESTATEMENTS,
     RESTATEMENTS,
 )
-from tests.rlvr.verifier.domains.math.natural_cases import NATURAL
-from tests.support.math_judge import SETTINGS, judge_in_process
+from tests.support.math_tables.natural_cases import NATURAL
 
 
 def test_every_family_of_the_issue_has_probes() -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 import rlvr.verifier.domains.math.prewarm  # noqa: F401 — quiet math-verify's warnings
-from tests.rlvr.verifier.domains.math.cases import CASES, Case
 from tests.support.math_judge import judge_in_process
+from tests.support.math_tables.cases import CASES, Case
 
 
 def test_table_is_big_and_balanced() -> None:

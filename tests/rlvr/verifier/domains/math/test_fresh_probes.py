@@ -20,8 +20,8 @@ from tests.rlvr.verifier.domains.math.fresh_probes import (
     PROBES,
     Probe,
 )
-from tests.rlvr.verifier.domains.math.natural_cases import NATURAL as WRITTEN_NATURAL
 from tests.support.http import verdicts
+from tests.support.math_tables.natural_cases import NATURAL as WRITTEN_NATURAL
 
 ROWS = PROBES + NATURAL + LATER_PROBES + LATER_NATURAL
 WRONG = PROBES + LATER_PROBES
