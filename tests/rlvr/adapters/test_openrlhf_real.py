@@ -162,20 +162,23 @@ async def test_openrlhfs_http_client_with_a_bos_and_a_mangled_prompt(url: str) -
     assert info["extra_logs"]["verifier_error"] == [0.0, 0.0, 1.0]
 
 
+_RESTATED = "Write $2\\sin x\\cos x$ as one trigonometric function."
+
+
 @pytest.mark.parametrize(
-    ("completion", "reward"),
+    ("prompt", "completion", "reward"),
     [
-        ("So \\boxed{3x+2x}.", 0.0),  # the problem's own expression, restated
-        ("So \\boxed{5x}.", 1.0),
+        (_RESTATED, "So \\boxed{2\\sin x\\cos x}.", 0.0),  # the problem's own expression
+        (_RESTATED, "So \\boxed{\\sin(2x)}.", 1.0),
+        ("Simplify.", "So \\boxed{2\\sin x\\cos x}.", 1.0),  # equivalent, and not restated
     ],
 )
 async def test_an_answer_restating_the_prompts_expression_earns_nothing(
-    url: str, tokenizer: Any, completion: str, reward: float
+    url: str, tokenizer: Any, prompt: str, completion: str, reward: float
 ) -> None:
-    """The prompt goes to the math verifier as the item's `problem`: `3x+2x` equals the ground
-    truth `5x`, but it is the problem's own expression, so it is refused."""
-    output = await rollout_reward(
-        url, tokenizer, "Write $3x + 2x$ as a single term.", completion, "5x"
-    )
+    """The prompt goes to the math verifier as the item's `problem`: `2\\sin x\\cos x` equals
+    the ground truth `\\sin(2x)`, but it is the problem's own expression, so it is refused;
+    under a prompt without it, it is paid."""
+    output = await rollout_reward(url, tokenizer, prompt, completion, "\\sin(2x)")
     assert output["reward"] == [reward]
     assert output["extra_logs"]["verifier_error"] == [0.0]

@@ -49,32 +49,33 @@ async def test_math_reward_sends_the_prompt_so_a_restated_expression_earns_nothi
     verifier_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """TRL's call shape with a conversational dataset: the last user message is the problem;
-    `3x+2x` equals the ground truth `5x` but restates the problem, so only `5x` is paid. A
-    `problem` column, when the dataset has one, is used instead."""
+    `2\\sin x\\cos x` equals the ground truth `\\sin(2x)` but restates the problem, so only
+    `\\sin(2x)` is paid; under another prompt the same answer is paid (it is equivalent, and
+    no form rule refuses it). A `problem` column, when the dataset has one, is used instead."""
     monkeypatch.setenv("VERIFIER_URL", verifier_url)
-    chat = [{"role": "user", "content": "Write $3x + 2x$ as a single term."}]
+    chat = [{"role": "user", "content": "Write $2\\sin x\\cos x$ as one trigonometric function."}]
     rewards = await math_reward(
         prompts=[chat, chat, [{"role": "user", "content": "Simplify."}]],
         completions=[
-            [{"role": "assistant", "content": "\\boxed{3x+2x}"}],
-            [{"role": "assistant", "content": "\\boxed{5x}"}],
-            [{"role": "assistant", "content": "\\boxed{3x+2x}"}],
+            [{"role": "assistant", "content": "\\boxed{2\\sin x\\cos x}"}],
+            [{"role": "assistant", "content": "\\boxed{\\sin(2x)}"}],
+            [{"role": "assistant", "content": "\\boxed{2\\sin x\\cos x}"}],
         ],
-        answer=["5x"] * 3,
+        answer=["\\sin(2x)"] * 3,
         trainer_state=None,
     )
     assert rewards == [0.0, 1.0, 1.0]
     from_column = await math_reward(
         prompts=["Simplify."] * 2,
-        completions=["\\boxed{3x+2x}", "\\boxed{5x}"],
-        answer=["5x"] * 2,
-        problem=["Write $3x + 2x$ as a single term."] * 2,
+        completions=["\\boxed{2\\sin x\\cos x}", "\\boxed{\\sin(2x)}"],
+        answer=["\\sin(2x)"] * 2,
+        problem=["Write $2\\sin x\\cos x$ as one trigonometric function."] * 2,
     )
     assert from_column == [0.0, 1.0]
     mixed = await verify_reward(
-        prompts=["Write $3x + 2x$ as a single term."] * 2,
-        completions=["\\boxed{3x+2x}", "\\boxed{5x}"],
-        label=["5x", "5x"],
+        prompts=["Write $2\\sin x\\cos x$ as one trigonometric function."] * 2,
+        completions=["\\boxed{2\\sin x\\cos x}", "\\boxed{\\sin(2x)}"],
+        label=["\\sin(2x)"] * 2,
     )
     assert mixed == [0.0, 1.0]
 

@@ -19,7 +19,7 @@ from tests.support.packages import require_packages
 
 require_packages("verl", "tensordict")  # imported by the tests below, through verl
 
-WORDS = ["<pad>", "<unk>", "Q", "\\boxed{4}", "\\boxed{5}", "so", "\\boxed{3x+2x}", "\\boxed{5x}"]
+WORDS = ["<pad>", "<unk>", "Q", "\\boxed{4}", "\\boxed{5}", "so", "\\boxed{2\\sin x\\cos x}", "\\boxed{\\sin(2x)}"]
 
 
 def _tokenizer() -> Any:
@@ -114,21 +114,22 @@ def test_verl_loads_the_adapter_by_package_path(verifier_url: str) -> None:
 
 def test_a_restated_problem_expression_earns_nothing_in_both_managers(verifier_url: str) -> None:
     """verl's gsm8k-style preprocessing keeps the question in `extra_info`; the adapter sends it
-    as the math item's `problem`, so `3x+2x` (equal to the ground truth `5x`, but the problem's
-    own expression) earns nothing, while `5x` does."""
+    as the math item's `problem`, so `2\\sin x\\cos x` (equal to the ground truth `\\sin(2x)`,
+    but the problem's own expression) earns nothing, while `\\sin(2x)` does, and so does the
+    restated expression where no question says it is one."""
     from verl.workers.reward_manager import BatchRewardManager, NaiveRewardManager
 
-    responses = [["\\boxed{3x+2x}"], ["\\boxed{5x}"], ["\\boxed{3x+2x}"]]
-    question = {"question": "Write $3x + 2x$ as a single term."}
+    responses = [["\\boxed{2\\sin x\\cos x}"], ["\\boxed{\\sin(2x)}"], ["\\boxed{2\\sin x\\cos x}"]]
+    question = {"question": "Write $2\\sin x\\cos x$ as one trigonometric function."}
     extras = [dict(question), dict(question), {}]  # the last row has no question: not refused
     expected = [0.0, 1.0, 1.0]
     batch_manager = BatchRewardManager(
         _tokenizer(), 0, compute_score=adapter.compute_score_batch, base_url=verifier_url
     )
-    out: Any = batch_manager(_batch(responses, ["5x"] * 3, extras), return_dict=True)
+    out: Any = batch_manager(_batch(responses, ["\\sin(2x)"] * 3, extras), return_dict=True)
     assert out["reward_extra_info"]["passed"] == expected
     compute_score = functools.partial(adapter.compute_score, base_url=verifier_url)
     naive = NaiveRewardManager(_tokenizer(), 0, compute_score=compute_score)
     extras = [dict(question), dict(question), {}]
-    out = naive(_batch(responses, ["5x"] * 3, extras), return_dict=True)
+    out = naive(_batch(responses, ["\\sin(2x)"] * 3, extras), return_dict=True)
     assert out["reward_extra_info"]["score"] == expected

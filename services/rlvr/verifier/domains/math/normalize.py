@@ -25,7 +25,9 @@ _SPACING_RE = re.compile(r"(?<!\\)\\[,;: ]|\\q?quad|\\(?:hspace|vspace)\*?\{[^{}
 # between digits separates two numbers (`1 \quad 2` is not 12)
 _THIN_THOUSANDS_RE = re.compile(r"(?<=\d)(?:\\,|\u2009|\u202f)(?=\d{3}(?!\d))")
 _GROUPED_NUMBER_RE = re.compile(r"[+-]?\d{1,3}(?: \d{3})+(?:\.\d+)?")
-_DIGITS_APART_RE = re.compile(r"\d \d")
+# a space between two digits (`1 000`, `3 5`) is two numbers, unless the first is a whole
+# one-character script (`\log_2 3`, `x^2 3`: TeX reads `_2` then `3`, as `\log_{2} 3`)
+_DIGITS_APART_RE = re.compile(r"(?<![_^])\d \d")
 # `\\frac` (an escaped backslash that leaked from a JSON or Python string) means `\frac`
 _DOUBLED_COMMAND_RE = re.compile(
     r"\\\\(?=(?:frac|dfrac|tfrac|sqrt|pi|cdot|times|infty|leq?|geq?|left|right|text)\b)"

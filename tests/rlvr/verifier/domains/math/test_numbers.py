@@ -8,6 +8,7 @@ import pytest
 
 from rlvr.verifier.domains.math.normalize import normalize
 from rlvr.verifier.domains.math.numbers import numbers_equal, parse_number
+from tests.support.math_judge import judge_in_process
 
 
 @pytest.mark.parametrize(
@@ -58,3 +59,23 @@ def test_rounding_rule(a: str, b: str, expected: bool) -> None:
 
 def test_huge_exponents_are_not_expanded_in_process() -> None:
     assert parse_number("1e999999") is None
+
+
+@pytest.mark.parametrize(
+    ("response", "answer", "expected"),
+    [
+        # TeX reads a one-character script whole: `\log_2 3` is `\log_{2} 3`, not `2 3`
+        ("\\boxed{\\log_2 3}", "\\log_{2} 3", True),
+        ("\\boxed{\\log_2 3}", "\\frac{\\ln 3}{\\ln 2}", True),
+        ("\\boxed{\\log_{2} 3}", "\\log_2 3", True),
+        ("\\boxed{\\log_2 3}", "\\log_3 2", False),
+        # two numbers with a space between them are still two numbers
+        ("\\boxed{3 5}", "35", False),
+        ("\\boxed{\\log_2 3 5}", "\\log_2 35", False),
+    ],
+)
+def test_a_one_character_script_is_not_a_number_beside_the_next(
+    response: str, answer: str, expected: bool
+) -> None:
+    is_equal, detail = judge_in_process(response, answer)
+    assert is_equal is expected, detail
