@@ -19,7 +19,16 @@ from tests.support.packages import require_packages
 
 require_packages("verl", "tensordict")  # imported by the tests below, through verl
 
-WORDS = ["<pad>", "<unk>", "Q", "\\boxed{4}", "\\boxed{5}", "so", "\\boxed{2\\sin x\\cos x}", "\\boxed{\\sin(2x)}"]
+WORDS = [
+    "<pad>",
+    "<unk>",
+    "Q",
+    "\\boxed{4}",
+    "\\boxed{5}",
+    "so",
+    "\\boxed{2\\sin x\\cos x}",
+    "\\boxed{\\sin(2x)}",
+]
 
 
 def _tokenizer() -> Any:
