@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import docker
@@ -19,6 +20,7 @@ import httpx
 import pytest
 
 from rlvr.client import VerifierClient
+from rlvr.schemas.sessions import CellStatus
 from rlvr.verifier.testing.ray_cluster import RayCluster, ray_cluster
 from tests.support.server import REPO_ROOT, free_port
 
@@ -71,7 +73,11 @@ def deployed(docker_engine: None, tmp_path_factory: pytest.TempPathFactory) -> I
     subprocess.run(["bash", "scripts/docker/start_second_engine.sh"], cwd=REPO_ROOT, check=True)
     before = {FIRST_ENGINE: _owners(FIRST_ENGINE), SECOND_ENGINE: _owners(SECOND_ENGINE)}
     temp_dir = tmp_path_factory.mktemp("ray")
-    with ray_cluster(FIRST_ENGINE, temp_dir, NODE_RESOURCES) as cluster:
+    # Serve's proxy prefers a replica on its own node; all nodes here share one machine, so
+    # without this every request would reach the head's replica, and no call would ever need
+    # routing to the other one (the session test below shows it does)
+    spread = {"RAY_SERVE_PROXY_PREFER_LOCAL_NODE_ROUTING": "0"}
+    with ray_cluster(FIRST_ENGINE, temp_dir, NODE_RESOURCES, env=spread) as cluster:
         cluster.add_node(SECOND_ENGINE, NODE_RESOURCES)
         port = free_port()
         env = {
@@ -148,6 +154,37 @@ def test_each_replica_keeps_its_sandboxes_on_its_own_nodes_engine(deployed: Depl
     first, second = _owners(FIRST_ENGINE), _owners(SECOND_ENGINE)
     assert first and second
     assert not first & second, "a replica started sandboxes on another node's engine"
+
+
+def test_a_sessions_calls_reach_the_replica_that_holds_it(deployed: Deployed) -> None:
+    """Every cell of twelve sessions opened through Serve's proxy, sent through the proxy with
+    the `x-session-id` header the client adds, finds that session's own state. The same call
+    without the header is routed like any other request and often reaches the replica that
+    does not hold the session, which answers 404: the router does the work. (Where the opens
+    land is Serve's shorter-queue choice: usually both replicas, not always.)"""
+    with VerifierClient(deployed.url, timeout=60) as client:
+        # opened at once, so Serve's shorter-queue choice spreads them over both replicas
+        with ThreadPoolExecutor(12) as opener:
+            sessions = list(opener.map(lambda _: client.session(timeout_s=20), range(12)))
+        try:
+            for i, session in enumerate(sessions):
+                assert session.run(f"x = {i}").status == CellStatus.ok
+            for _ in range(3):
+                for i, session in enumerate(sessions):
+                    cell = session.run("x")
+                    assert (cell.status, cell.value) == (CellStatus.ok, str(i)), cell
+            unrouted = [
+                httpx.post(
+                    f"{deployed.url}/sessions/{sessions[0].id}/run",
+                    json={"code": "x"},
+                    timeout=60,
+                ).status_code
+                for _ in range(24)
+            ]
+            assert 404 in unrouted and set(unrouted) <= {200, 404}, unrouted
+        finally:
+            for session in sessions:
+                session.close()
 
 
 def test_killing_a_node_mid_load_loses_no_item_and_the_replica_comes_back(

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import uvicorn
-from fastapi import FastAPI
+from fastapi import FastAPI, Header
 from fastapi.responses import JSONResponse
 
 from rlvr.schemas.sessions import (
@@ -88,6 +88,8 @@ class FakeSessions:
     sessions: dict[str, dict[str, Any]] = field(default_factory=dict)
     lost: set[str] = field(default_factory=set)
     requests: list[tuple[str, str]] = field(default_factory=list)  # (method, path)
+    # the `x-session-id` header of each call for a session (a router's key), in order
+    named: list[str | None] = field(default_factory=list)
     opened: int = 0
     closed: int = 0
 
@@ -125,8 +127,11 @@ def create_fake_app(state: FakeSessions) -> FastAPI:
         return OpenSessionResponse(session_id=session_id, limits=limits, setup=setup)
 
     @app.post("/sessions/{session_id}/run", response_model=None)
-    async def run(session_id: str, request: RunCellRequest) -> Any:
+    async def run(
+        session_id: str, request: RunCellRequest, x_session_id: str | None = Header(None)
+    ) -> Any:
         state.requests.append(("POST", f"/sessions/{session_id}/run"))
+        state.named.append(x_session_id)
         if session_id not in state.sessions:
             return JSONResponse(
                 {"error": {"code": "session_not_found", "message": "no such session"}},
@@ -142,8 +147,9 @@ def create_fake_app(state: FakeSessions) -> FastAPI:
         return run_cell(state.sessions[session_id], request.code)
 
     @app.delete("/sessions/{session_id}", response_model=None)
-    async def close(session_id: str) -> Any:
+    async def close(session_id: str, x_session_id: str | None = Header(None)) -> Any:
         state.requests.append(("DELETE", f"/sessions/{session_id}"))
+        state.named.append(x_session_id)
         if state.sessions.pop(session_id, None) is None:
             return JSONResponse(
                 {"error": {"code": "session_not_found", "message": "no such session"}},

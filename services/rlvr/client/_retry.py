@@ -24,7 +24,8 @@ from rlvr.client._errors import (
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """How a failed request is retried. Only transport errors and `retry_statuses` are retried.
+    """How a failed request is retried: transport errors, `retry_statuses`, and a proxy's 500
+    (`is_from_a_proxy`); nothing else.
 
     The wait before attempt n+1 is `min(max_backoff_s, initial_backoff_s * 2**(n-1))` plus a
     uniform jitter in `[0, jitter_s]`, or the server's `Retry-After` (capped at
@@ -47,7 +48,9 @@ class RetryPolicy:
     def is_retryable(self, exc: BaseException) -> bool:
         if isinstance(exc, TransportError):
             return True
-        return isinstance(exc, ResponseError) and exc.status_code in self.retry_statuses
+        if not isinstance(exc, ResponseError):
+            return False
+        return exc.status_code in self.retry_statuses or is_from_a_proxy(exc)
 
     def wait_s(self, attempt_number: int, exc: BaseException | None) -> float:
         """Seconds to sleep after failed attempt number `attempt_number` (1-based)."""
@@ -57,6 +60,18 @@ class RetryPolicy:
             return min(retry_after, self.max_retry_after_s) + jitter
         backoff = self.initial_backoff_s * 2 ** (attempt_number - 1)
         return min(backoff, self.max_backoff_s) + jitter
+
+
+# The code a ResponseError gets when the body is not the service's JSON error (`_base.py`).
+NOT_THE_SERVICES_BODY = "http_error"
+
+
+def is_from_a_proxy(exc: ResponseError) -> bool:
+    """A 500 without the service's error body: the service never answered it (its own 500s
+    carry `internal_error`). Ray Serve's proxy answers so when the replica serving the request
+    dies mid-request; a batch is idempotent, so it is sent again like a 502. (A session's cell
+    is never retried: it is not sent through this policy.)"""
+    return exc.status_code == 500 and exc.code == NOT_THE_SERVICES_BODY
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:

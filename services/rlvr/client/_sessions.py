@@ -9,6 +9,10 @@ it is not idempotent (`x += 1` run twice is not `x += 1`). When a cell cannot ge
 its endpoint (the endpoint is gone, the connection broke, the service forgot the session: 404),
 the answer is a `session_lost` `CellResult`, data a rollout reads and goes on from, and the
 handle stays dead from then on: a session reported dead is never silently replaced.
+
+Behind one endpoint that is several replicas (Ray Serve's proxy), each call for a session also
+names it in the `x-session-id` header, which Serve's router reads to reach the replica that
+holds the session (`rlvr.verifier.scaleout.session_router`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pydantic import ValidationError
 from rlvr.client._base import error_from_response
 from rlvr.client._errors import ConfigurationError, ProtocolError
 from rlvr.schemas.sessions import (
+    SESSION_ID_HEADER,
     CellResult,
     CellStatus,
     CloseSessionResponse,
@@ -39,6 +44,11 @@ CELL_READ_MARGIN_S = 15.0
 def session_path(session_id: str) -> str:
     """`/sessions/{id}`, the id escaped (it comes from the server, but stays a path segment)."""
     return f"{SESSIONS_PATH}/{quote(session_id, safe='')}"
+
+
+def session_headers(session_id: str) -> dict[str, str]:
+    """The headers of every call for one session: its id, for a router in front of replicas."""
+    return {SESSION_ID_HEADER: session_id}
 
 
 def open_payload(

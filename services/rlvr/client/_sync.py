@@ -43,6 +43,7 @@ from rlvr.client._sessions import (
     parse_cell,
     parse_closed,
     parse_opened,
+    session_headers,
     session_path,
 )
 from rlvr.schemas.answer import AnswerItem, AnswerResult
@@ -296,7 +297,10 @@ class VerifierClient(BaseClient):
             with self.endpoints.attempt(replica):
                 try:
                     response = self._http.post(
-                        url, json=payload, timeout=cell_timeout(self.timeout, limit_s)
+                        url,
+                        json=payload,
+                        headers=session_headers(session_id),
+                        timeout=cell_timeout(self.timeout, limit_s),
                     )
                 except httpx.TransportError as exc:
                     raise TransportError(f"{type(exc).__name__}: {exc}") from exc
@@ -306,7 +310,9 @@ class VerifierClient(BaseClient):
 
     def _close_session(self, replica: Replica, session_id: str) -> bool:
         try:
-            response = self._http.delete(replica.url + session_path(session_id))
+            response = self._http.delete(
+                replica.url + session_path(session_id), headers=session_headers(session_id)
+            )
         except httpx.HTTPError as exc:
             log.info("session %s on %s not closed: %s", session_id, replica.url, exc)
             return False

@@ -18,6 +18,12 @@ from pydantic import BaseModel, Field
 
 from rlvr.schemas.common import WireModel
 
+# The header that names the session a call is for (`POST /sessions/{id}/run`, `DELETE`): Ray
+# Serve's own session header (`RAY_SERVE_SESSION_ID_HEADER_KEY`'s default), which its proxy
+# hands to the request router, so the call reaches the replica that holds the session
+# (`rlvr.verifier.scaleout.session_router`). A single server ignores it.
+SESSION_ID_HEADER = "x-session-id"
+
 
 class OpenSessionRequest(WireModel):
     """`POST /sessions`: the session's limits (each capped by the server's settings) and what it

@@ -64,7 +64,8 @@ def test_retry_after_wins_over_backoff_and_is_capped() -> None:
         (error_for_status(502, "bad_gateway", "x"), True),
         (error_for_status(503, "overloaded", "x"), True),
         (error_for_status(504, "timeout", "x"), True),
-        (error_for_status(500, "internal_error", "x"), False),
+        (error_for_status(500, "internal_error", "x"), False),  # the service's own 500
+        (error_for_status(500, "http_error", "Internal Server Error"), True),  # a proxy's
         (error_for_status(401, "unauthorized", "x"), False),
         (error_for_status(413, "payload_too_large", "x"), False),
         (error_for_status(429, "slow_down", "x", retry_after_s=1), False),

@@ -83,6 +83,24 @@ def test_the_async_session_is_an_async_context_manager_and_an_awaitable(fake) ->
     assert state.sessions == {} and state.closed == 2
 
 
+def test_every_call_for_a_session_names_it_in_the_routing_header(fake) -> None:
+    """`x-session-id` on each cell and on the close, sync and async: Ray Serve's router sends
+    the call to the replica that holds the session by it (`scaleout/session_router.py`)."""
+    url, state = fake
+    with VerifierClient(url) as client, client.session() as session:
+        session.run("x = 1")
+        session.run("x")
+        sync_id = session.id
+
+    async def main() -> str:
+        async with AsyncVerifierClient(url) as client, client.session() as opened:
+            await opened.run("y = 2")
+            return opened.id
+
+    async_id = asyncio.run(main())
+    assert state.named == [sync_id] * 3 + [async_id] * 2
+
+
 def test_two_sessions_never_see_each_others_variables(fake) -> None:
     url, _ = fake
     with VerifierClient(url) as client, client.session() as a, client.session() as b:

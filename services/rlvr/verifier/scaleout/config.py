@@ -8,6 +8,8 @@ from pydantic import BaseModel, Field, model_validator
 
 Domain = Literal["math", "code", "lean"]
 DEFAULT_REQUIRED_DOMAINS: tuple[Domain, ...] = ("math", "code")
+# Serve's request router of the deployment (imported by Serve where it routes: every proxy)
+SESSION_ROUTER_CLASS = "rlvr.verifier.scaleout.session_router:SessionOwnerRouter"
 
 
 class RayServeSettings(BaseModel):
@@ -85,6 +87,8 @@ class RayServeSettings(BaseModel):
             "max_queued_requests": self.max_queued_requests,
             "health_check_period_s": self.health_check_period_s,
             "health_check_timeout_s": self.health_check_timeout_s,
+            # a session's calls to the replica that holds it (the rest: two random choices)
+            "request_router_config": {"request_router_class": SESSION_ROUTER_CLASS},
         }
         if self.max_replicas_per_node is not None:
             options["max_replicas_per_node"] = self.max_replicas_per_node

@@ -5,7 +5,8 @@ each batch request to a replica, and replaces a replica whose health check fails
 builds its settings from the `VERIFIER_*` environment of its node plus the deployer's
 `VERIFIER_*` variables (passed as the replica's runtime environment, except the node-local
 Docker host), so `/code` replicas use their own node's Docker engine and sandbox image; they
-are only placed on nodes that declare the `docker_resource` custom resource.
+are only placed on nodes that declare the `docker_resource` custom resource. A session's calls
+reach the replica that holds it (`session_router.py`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ray.serve import Application
 
 from rlvr.verifier.app import create_app
 from rlvr.verifier.scaleout.config import RayServeSettings
+from rlvr.verifier.scaleout.session_router import serve_replica_tag
 from rlvr.verifier.settings import VerifierSettings
 
 # Variables that describe one node, never copied from the deployer to every replica.
@@ -37,6 +39,17 @@ def replica_environment(environ: Mapping[str, str]) -> dict[str, str]:
     }
 
 
+def with_replica_tag(settings: VerifierSettings, unique_id: str) -> VerifierSettings:
+    """`settings` whose session ids start with this replica's tag, the one the session router
+    matches (`session_router.py`)."""
+    sessions = settings.sessions.model_copy(update={"id_tag": serve_replica_tag(unique_id)})
+    return settings.model_copy(update={"sessions": sessions})
+
+
+def _own_replica_id() -> str:
+    return str(serve.get_replica_context().replica_id.unique_id)
+
+
 @serve.ingress()
 class VerifierReplica:
     """One replica: the FastAPI app and its pools, built when the replica starts."""
@@ -46,7 +59,7 @@ class VerifierReplica:
         self._app: FastAPI | None = None
 
     def __serve_build_asgi_app__(self) -> FastAPI:
-        self._app = create_app(VerifierSettings())
+        self._app = create_app(with_replica_tag(VerifierSettings(), _own_replica_id()))
         return self._app
 
     async def check_health(self) -> None:

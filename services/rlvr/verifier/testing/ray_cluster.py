@@ -37,20 +37,27 @@ class RayCluster:
     address: str
     temp_dir: Path
     nodes: list[RayNode] = field(default_factory=list)
+    env: Mapping[str, str] = field(default_factory=dict)  # for every node's processes
 
     def add_node(self, docker_host: str, resources: str, num_cpus: int = 1) -> RayNode:
         node = _start_node(
-            ["--address", self.address], docker_host, resources, num_cpus, self.temp_dir
+            ["--address", self.address], docker_host, resources, num_cpus, self.temp_dir, self.env
         )
         self.nodes.append(node)
         return node
 
 
 def _start_node(
-    role: list[str], docker_host: str, resources: str, num_cpus: int, temp_dir: Path
+    role: list[str],
+    docker_host: str,
+    resources: str,
+    num_cpus: int,
+    temp_dir: Path,
+    extra_env: Mapping[str, str],
 ) -> RayNode:
     env: Mapping[str, str] = {
         **os.environ,
+        **extra_env,
         "DOCKER_HOST": docker_host,
         "RAY_USAGE_STATS_ENABLED": "0",
         "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
@@ -79,9 +86,14 @@ def _start_node(
 
 @contextmanager
 def ray_cluster(
-    head_docker_host: str, temp_dir: Path, resources: str, num_cpus: int = 1
+    head_docker_host: str,
+    temp_dir: Path,
+    resources: str,
+    num_cpus: int = 1,
+    env: Mapping[str, str] | None = None,
 ) -> Iterator[RayCluster]:
-    """A head node (GCS on a free loopback port); add worker nodes with `add_node`."""
+    """A head node (GCS on a free loopback port); add worker nodes with `add_node`; `env` is
+    set for every node's processes (Ray's and Serve's `RAY_*` switches)."""
     port = free_port()
     head = _start_node(
         [
@@ -97,8 +109,9 @@ def ray_cluster(
         resources,
         num_cpus,
         temp_dir,
+        env or {},
     )
-    cluster = RayCluster(f"{LOOPBACK}:{port}", temp_dir, [head])
+    cluster = RayCluster(f"{LOOPBACK}:{port}", temp_dir, [head], dict(env or {}))
     try:
         yield cluster
     finally:

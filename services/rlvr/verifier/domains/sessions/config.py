@@ -33,6 +33,13 @@ class SessionContainerSettings(DockerSandboxSettings):
 
 class SessionSettings(BaseModel):
     is_enabled: bool = Field(True, description="Offer `/sessions` (starts session containers).")
+    id_tag: str = Field(
+        "",
+        pattern=r"^([0-9a-f]{8})?$",
+        description="What starts this process's session ids (8 hex characters); empty: "
+        "derived from the host name and pid. A Ray Serve replica sets it from its replica id, "
+        "which Serve's session router matches.",
+    )
     max_sessions: int = Field(
         1024, ge=1, description="Sessions this process holds at once; one more is a 503."
     )

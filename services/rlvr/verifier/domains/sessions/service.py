@@ -91,7 +91,8 @@ class SessionService:
         self.clock = clock
         self._background: set[asyncio.Task[Any]] = set()
         self.table = SessionTable(
-            settings.max_sessions, replica_tag(socket.gethostname(), os.getpid())
+            settings.max_sessions,
+            settings.id_tag or replica_tag(socket.gethostname(), os.getpid()),
         )
         metrics.bind(self)
 
