@@ -65,8 +65,9 @@ def agree_at_random_points(
         return False
     rng = _POINTS
     defined = 0
+    counting = counting_symbols(gold, pred)
     for index in range(_MAX_POINT_TRIES):
-        point = random_point(rng, symbols, index + seed)
+        point = random_point(rng, symbols, index + seed, counting)
         try:
             exact_a, exact_b = gold.xreplace(point), pred.xreplace(point)
             a = exact_a.evalf(PRECISION_DIGITS)
@@ -118,12 +119,37 @@ def agree_at_special_points(
     return True
 
 
-def random_point(rng: random.Random, symbols: list[Any], index: int = 0) -> dict[Any, Any]:
+# a sum's or a product's bound counts terms: sampled as an integer from 1 to this
+_MAX_COUNT = 40
+
+
+def counting_symbols(*exprs: sympy.Expr) -> frozenset[Any]:
+    """The unknowns in the bounds of a sum or a product (`n` in `\\sum_{k=0}^{n-1}`): they count
+    terms, so they are sampled as integers. At a fractional bound SymPy evaluates the sum by an
+    Euler-Maclaurin expansion that runs for seconds (to the item's deadline), for a value the
+    expression never means."""
+    found: set[Any] = set()
+    for expr in exprs:
+        for node in sympy.preorder_traversal(expr):
+            if isinstance(node, (sympy.Sum, sympy.Product)):
+                for limit in node.limits:
+                    for bound in limit[1:]:
+                        found |= bound.free_symbols
+    return frozenset(found)
+
+
+def random_point(
+    rng: random.Random, symbols: list[Any], index: int = 0, counting: frozenset[Any] = frozenset()
+) -> dict[Any, Any]:
     """Exact rational points; the `index`-th point's magnitude cycles through `_SCALES` (each
     symbol with its own random sign after the first), so every run sees small and large, positive
-    and negative values."""
+    and negative values. A `counting` symbol (a sum's bound) is a random integer from 1 to
+    `_MAX_COUNT` instead."""
     point = {}
     for position, symbol in enumerate(symbols):
+        if symbol in counting:
+            point[symbol] = sympy.Integer(rng.randint(1, _MAX_COUNT))
+            continue
         scale = _SCALES[(index + position) % len(_SCALES)]
         if position and rng.random() < 0.5:
             scale = -scale
@@ -174,8 +200,9 @@ def proportional(a: sympy.Expr, b: sympy.Expr, positive: bool) -> bool:
     symbols = sorted((a.free_symbols | b.free_symbols), key=str)
     rng = _POINTS
     ratios = []
+    counting = counting_symbols(a, b)
     for index in range(_MAX_POINT_TRIES):
-        point = random_point(rng, symbols, index)
+        point = random_point(rng, symbols, index, counting)
         try:
             numerator = a.xreplace(point).evalf(PRECISION_DIGITS)
             denominator = b.xreplace(point).evalf(PRECISION_DIGITS)
