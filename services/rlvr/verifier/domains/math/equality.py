@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -59,15 +60,17 @@ def agree_at_random_points(
     out of tries before enough points were defined means "not equal": an expression that is
     undefined wherever it is evaluated (`1/(|x| - sqrt(x^2))`) must never equal everything.
     """
+    counting = counting_symbols(gold, pred)
+    gold, pred = closed_forms(gold), closed_forms(pred)
     if _has_variable_exponent(gold, pred) and not agree_at_special_points(
-        gold, pred, symbols, rel_tol
+        gold, pred, symbols, rel_tol, counting
     ):
         return False
     rng = _POINTS
     defined = 0
-    counting = counting_symbols(gold, pred)
+    counts = count_scales(gold, pred)
     for index in range(_MAX_POINT_TRIES):
-        point = random_point(rng, symbols, index + seed, counting)
+        point = random_point(rng, symbols, index + seed, counting, counts)
         try:
             exact_a, exact_b = gold.xreplace(point), pred.xreplace(point)
             a = exact_a.evalf(PRECISION_DIGITS)
@@ -103,12 +106,17 @@ def _has_variable_exponent(*exprs: sympy.Expr) -> bool:
 
 
 def agree_at_special_points(
-    gold: sympy.Expr, pred: sympy.Expr, symbols: list[Any], rel_tol: float
+    gold: sympy.Expr,
+    pred: sympy.Expr,
+    symbols: list[Any],
+    rel_tol: float,
+    counting: frozenset[Any] = frozenset(),
 ) -> bool:
     """False when, with every unknown at 0, 1 or -1, both sides have a finite value and differ
-    (a point where either is undefined proves nothing)."""
+    (a point where either is undefined proves nothing). A count (`counting_symbols`) is 1 there:
+    it is never 0 or negative where its sum means something."""
     for special in _SPECIAL_VALUES:
-        point = dict.fromkeys(symbols, sympy.Integer(special))
+        point = {symbol: sympy.Integer(1 if symbol in counting else special) for symbol in symbols}
         try:
             exact_a, exact_b = gold.xreplace(point), pred.xreplace(point)
             a, b = exact_a.evalf(PRECISION_DIGITS), exact_b.evalf(PRECISION_DIGITS)
@@ -119,15 +127,37 @@ def agree_at_special_points(
     return True
 
 
-# a sum's or a product's bound counts terms: sampled as an integer from 1 to this
-_MAX_COUNT = 40
+# A sum's or a product's bound counts terms: sampled as a positive integer whose magnitude
+# cycles through these, so a term that appears only past some count (`\\lfloor n/41 \\rfloor`)
+# shows at the larger ones; up to the first only while a sum has no closed form (SymPy then adds
+# its terms one by one).
+_COUNT_SCALES = (40, 1_000, 20_000)
+
+
+@lru_cache(maxsize=256)
+def closed_forms(expr: sympy.Expr) -> sympy.Expr:
+    """`expr` with its sums and products in closed form where SymPy finds one
+    (`\\sum_{k=1}^{n} k` -> `n^2/2 + n/2`): cheap at a large count, where the sum itself is
+    evaluated term by term (or, at a fractional bound, by an Euler-Maclaurin expansion that runs
+    for seconds, for a value the expression never means)."""
+    if not expr.has(sympy.Sum, sympy.Product):
+        return expr
+    return expr.replace(
+        lambda node: isinstance(node, (sympy.Sum, sympy.Product)),
+        lambda node: node.doit(deep=False),
+    )
+
+
+def count_scales(*exprs: sympy.Expr) -> tuple[int, ...]:
+    """The magnitudes a count is sampled at in `exprs` (closed forms already taken)."""
+    if any(expr.has(sympy.Sum, sympy.Product) for expr in exprs):
+        return _COUNT_SCALES[:1]
+    return _COUNT_SCALES
 
 
 def counting_symbols(*exprs: sympy.Expr) -> frozenset[Any]:
     """The unknowns in the bounds of a sum or a product (`n` in `\\sum_{k=0}^{n-1}`): they count
-    terms, so they are sampled as integers. At a fractional bound SymPy evaluates the sum by an
-    Euler-Maclaurin expansion that runs for seconds (to the item's deadline), for a value the
-    expression never means."""
+    terms, so they are sampled as positive integers (`random_point`)."""
     found: set[Any] = set()
     for expr in exprs:
         for node in sympy.preorder_traversal(expr):
@@ -139,16 +169,21 @@ def counting_symbols(*exprs: sympy.Expr) -> frozenset[Any]:
 
 
 def random_point(
-    rng: random.Random, symbols: list[Any], index: int = 0, counting: frozenset[Any] = frozenset()
+    rng: random.Random,
+    symbols: list[Any],
+    index: int = 0,
+    counting: frozenset[Any] = frozenset(),
+    counts: tuple[int, ...] = _COUNT_SCALES,
 ) -> dict[Any, Any]:
     """Exact rational points; the `index`-th point's magnitude cycles through `_SCALES` (each
     symbol with its own random sign after the first), so every run sees small and large, positive
-    and negative values. A `counting` symbol (a sum's bound) is a random integer from 1 to
-    `_MAX_COUNT` instead."""
+    and negative values. A `counting` symbol (a sum's bound) is a positive integer instead, up to
+    a magnitude that cycles through `counts`."""
     point = {}
     for position, symbol in enumerate(symbols):
         if symbol in counting:
-            point[symbol] = sympy.Integer(rng.randint(1, _MAX_COUNT))
+            top = counts[(index + position) % len(counts)]
+            point[symbol] = sympy.Integer(rng.randint(1, top))
             continue
         scale = _SCALES[(index + position) % len(_SCALES)]
         if position and rng.random() < 0.5:
@@ -201,8 +236,10 @@ def proportional(a: sympy.Expr, b: sympy.Expr, positive: bool) -> bool:
     rng = _POINTS
     ratios = []
     counting = counting_symbols(a, b)
+    a, b = closed_forms(a), closed_forms(b)
+    counts = count_scales(a, b)
     for index in range(_MAX_POINT_TRIES):
-        point = random_point(rng, symbols, index, counting)
+        point = random_point(rng, symbols, index, counting, counts)
         try:
             numerator = a.xreplace(point).evalf(PRECISION_DIGITS)
             denominator = b.xreplace(point).evalf(PRECISION_DIGITS)

@@ -28,7 +28,15 @@ _WORDS_RE = re.compile(r"^[A-Za-z][A-Za-z '\-]*$")
 _LONG_WORD_RE = re.compile(r"[A-Za-z]{3,}")
 _UPPER_CHOICE_RE = re.compile(r"^\(?[A-J]\)?$")
 _SPACE_NOT_AFTER_COMMA_RE = re.compile(r"(?<!,) +")
-_BASE_RE = re.compile(r"^([0-9A-Za-z]+)_\{?(\d+)\}?$")
+# `204_5`, `1011_{2}`: digits in a base. Unbraced, a subscript is one character, as TeX reads
+# it: `x_12` is `x_1` then 2, never `x` in base 12.
+_BASE_RE = re.compile(r"^([0-9A-Za-z]+)_(?:(\d)|\{(\d+)\})$")
+
+
+def _numeral(match: re.Match[str]) -> tuple[str, str]:
+    """(digits, base) of a `_BASE_RE` match, braced or not."""
+    digits, bare, braced = match.groups()
+    return digits, bare or braced
 
 
 def decide_fast(gold: Normalized, pred: Normalized, conv: Conventions) -> Verdict | None:
@@ -49,7 +57,7 @@ def decide_fast(gold: Normalized, pred: Normalized, conv: Conventions) -> Verdic
         return Verdict(True, "identical after normalisation", gold.key, pred.key)
     gold_base, pred_base = _BASE_RE.match(gold.key), _BASE_RE.match(pred.key)
     if gold_base is not None and pred_base is not None:
-        same = gold_base.groups() == pred_base.groups()  # `204_5`: digits in a base, not 204
+        same = _numeral(gold_base) == _numeral(pred_base)  # `204_5`: digits in a base, not 204
         return Verdict(
             same, "same base-b numeral" if same else f"{pred.key} vs {gold.key}", gold.key, pred.key
         )

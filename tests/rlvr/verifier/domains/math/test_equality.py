@@ -18,15 +18,19 @@ def test_the_bounds_of_sums_and_products_are_counting_symbols() -> None:
     assert names == {"n", "m"}  # not the bound variables, not the other unknowns
 
 
-def test_a_counting_symbol_is_sampled_as_a_small_positive_integer() -> None:
+def test_a_counting_symbol_is_sampled_as_a_positive_integer_of_every_magnitude() -> None:
     n, x = sympy.symbols("n x")
     rng = random.Random(7)
-    for index in range(50):
-        point = random_point(rng, [n, x], index, frozenset({n}))
-        assert point[n].is_Integer and 1 <= point[n] <= 40
-        assert point[x].is_Rational  # the others as before: rationals of every magnitude
+    counts = [random_point(rng, [n, x], i, frozenset({n}))[n] for i in range(60)]
+    assert all(c.is_Integer and 1 <= c <= 20_000 for c in counts)
+    assert min(counts) <= 40 and max(counts) > 1_000
+    # while a sum has no closed form, it is added term by term: small counts only
+    small = [random_point(rng, [n, x], i, frozenset({n}), (40,))[n] for i in range(30)]
+    assert all(1 <= c <= 40 for c in small)
+    assert random_point(rng, [n, x], 0, frozenset({n}))[x].is_Rational
 
 
+_SUM_K = "\\sum_{k=1}^{n} k"
 _CATALAN = "$F_n = \\sum_{k=0}^{n-1} F_k F_{n-k-1}$"
 
 
@@ -35,6 +39,19 @@ _CATALAN = "$F_n = \\sum_{k=0}^{n-1} F_k F_{n-k-1}$"
     [
         ("\\boxed{\\frac{n(n+1)}{2}}", "\\sum_{k=1}^{n} k", True),
         ("\\boxed{\\frac{n^2}{2}}", "\\sum_{k=1}^{n} k", False),
+        # a term that appears only past some count shows at the larger counts
+        (
+            "\\boxed{\\frac{n(n+1)}{2} + \\left\\lfloor \\frac{n}{41} \\right\\rfloor}",
+            _SUM_K,
+            False,
+        ),
+        (
+            "\\boxed{\\frac{n(n+1)}{2} + \\left\\lfloor \\frac{n}{1000} \\right\\rfloor}",
+            _SUM_K,
+            False,
+        ),
+        ("\\boxed{2^n}", "\\sum_{k=0}^{n} \\binom{n}{k}", True),
+        ("\\boxed{2^n + 1}", "\\sum_{k=0}^{n} \\binom{n}{k}", False),
         # Math-Verify's case: at fractional n, SymPy's Euler-Maclaurin ran past the deadline
         (
             "$F_n = \\sum_{k=0}^{n-2} F_k F_{n-k-2}$",

@@ -72,6 +72,13 @@ def test_huge_exponents_are_not_expanded_in_process() -> None:
         # two numbers with a space between them are still two numbers
         ("\\boxed{3 5}", "35", False),
         ("\\boxed{\\log_2 3 5}", "\\log_2 35", False),
+        # nor is a bare one-digit subscript the base of a numeral: `x_1 2` is `x_1` then 2
+        ("\\boxed{x_1 2}", "x_{12}", False),
+        ("\\boxed{a_1 0}", "a_{10}", False),
+        ("\\boxed{x^2 3}", "x^{23}", False),
+        ("\\boxed{10^3 5}", "10^{35}", False),
+        ("\\boxed{204_5}", "204_{5}", True),
+        ("\\boxed{1011_{2}}", "1011_2", True),
     ],
 )
 def test_a_one_character_script_is_not_a_number_beside_the_next(
