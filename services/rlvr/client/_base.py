@@ -21,6 +21,7 @@ from rlvr.client._endpoints import (
     slice_for_rank,
 )
 from rlvr.client._errors import (
+    NOT_THE_SERVICES_BODY,
     ConfigurationError,
     ProtocolError,
     ResponseError,
@@ -149,7 +150,7 @@ def encode_items(endpoint: Endpoint[Any, Any], items: Iterable[Any]) -> list[dic
 
 def error_from_response(response: httpx.Response) -> ResponseError:
     """The `ResponseError` for a non-2xx answer, read from our JSON error body when present."""
-    code, message, request_id = "http_error", response.reason_phrase, None
+    code, message, request_id = NOT_THE_SERVICES_BODY, response.reason_phrase, None
     try:
         info = response.json().get("error", {})
         code = str(info.get("code", code))

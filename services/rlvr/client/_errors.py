@@ -25,6 +25,11 @@ class ProtocolError(VerifierClientError):
     """A successful status with a body that does not match the contract."""
 
 
+# The code of a ResponseError whose body is not the service's JSON error (a proxy's answer, or
+# an answer from something that is not the service).
+NOT_THE_SERVICES_BODY = "http_error"
+
+
 class ResponseError(VerifierClientError):
     """The service answered with an error status; fields come from its JSON error body."""
 

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from tenacity import RetryCallState, retry_if_exception
 
 from rlvr.client._errors import (
+    NOT_THE_SERVICES_BODY,
     DeadlineExceeded,
     ResponseError,
     TransportError,
@@ -60,10 +61,6 @@ class RetryPolicy:
             return min(retry_after, self.max_retry_after_s) + jitter
         backoff = self.initial_backoff_s * 2 ** (attempt_number - 1)
         return min(backoff, self.max_backoff_s) + jitter
-
-
-# The code a ResponseError gets when the body is not the service's JSON error (`_base.py`).
-NOT_THE_SERVICES_BODY = "http_error"
 
 
 def is_from_a_proxy(exc: ResponseError) -> bool:
