@@ -40,8 +40,17 @@ def domain_verifier(name: str) -> Callable[[Request], Awaitable[Any]]:
     return get
 
 
-MetricsDep = Annotated[ServiceMetrics, Depends(get_metrics)]
-LimitsDep = Annotated[LimitsSettings, Depends(get_limits)]
+async def _metrics_dependency(request: Request) -> ServiceMetrics:
+    return get_metrics(request)
+
+
+async def _limits_dependency(request: Request) -> LimitsSettings:
+    return get_limits(request)
+
+
+# Async dependencies, for the reason `domain_verifier` gives.
+MetricsDep = Annotated[ServiceMetrics, Depends(_metrics_dependency)]
+LimitsDep = Annotated[LimitsSettings, Depends(_limits_dependency)]
 
 
 # Every text a test may carry, and the JSON values of a call test (measured as JSON text).

@@ -12,19 +12,14 @@ from rlvr.schemas.common import ErrorResponse
 from rlvr.schemas.run import RunCodeRequest, RunCodeResponse, RunRequest, RunResponse
 from rlvr.verifier.api.body import BoundedJsonRoute
 from rlvr.verifier.api.cancel import cancel_on_disconnect
-from rlvr.verifier.api.deps import enforce_batch_limits, get_limits
+from rlvr.verifier.api.deps import domain_verifier, enforce_batch_limits, get_limits
 from rlvr.verifier.domains.run.runner import CodeRunner
 from rlvr.verifier.errors import Overloaded, error_response
 
 router = APIRouter(tags=["run"], route_class=BoundedJsonRoute)
 
 
-def get_runner(request: Request) -> CodeRunner:
-    runner: CodeRunner = request.app.state.run
-    return runner
-
-
-RunnerDep = Annotated[CodeRunner, Depends(get_runner)]
+RunnerDep = Annotated[CodeRunner, Depends(domain_verifier("run"))]
 
 _TEXT_FIELDS = ("code", "stdin", "language")
 

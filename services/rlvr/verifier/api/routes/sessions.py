@@ -16,16 +16,12 @@ from rlvr.schemas.sessions import (
     RunCellRequest,
 )
 from rlvr.verifier.api.body import BoundedJsonRoute
-from rlvr.verifier.api.deps import enforce_batch_limits, get_limits
+from rlvr.verifier.api.deps import domain_verifier, enforce_batch_limits, get_limits
 
 router = APIRouter(tags=["sessions"], route_class=BoundedJsonRoute)
 
 
-def get_sessions(request: Request) -> Any:
-    return request.app.state.sessions
-
-
-SessionsDep = Annotated[Any, Depends(get_sessions)]
+SessionsDep = Annotated[Any, Depends(domain_verifier("sessions"))]
 SessionId = Annotated[str, Path(min_length=1, max_length=128, description="The session's id.")]
 
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {

@@ -1,19 +1,24 @@
-"""A job's own kernel namespaces: its spawner, its init, and PID 1's handle on them.
+"""A job's own kernel namespaces: its spawner, and PID 1's handle on them.
 
-Per job, PID 1 asks the zygote for a **job spawner** (`JobSpace.open`). The spawner, a fork of
-the zygote that PID 1 adopts, makes the job's namespaces (`namespaces.py`), mounts a fresh
-tmpfs at `/tmp` and hides the cgroup tree, forks the job's **init** (PID 1 of the new PID
-namespace: it mounts the namespace's `/proc`, then only reaps), drops every capability, adds the
-job filter (no namespaces, no mounts, no PR_SET_DUMPABLE) and serves the zygote's spawn protocol
-for the job's runs. It lives in the container's PID namespace, so the pids it reports are the
-ones PID 1 kills and sweeps; the runs it forks live in the job's.
+Per job, PID 1 asks the zygote for a **job spawner** (`JobSpace.open`). The zygote clones it
+straight into fresh namespaces (`namespaces.clone_into_job_namespaces`) as PID 1's own child.
+The spawner is PID 1 of the job's PID namespace, its init: it maps its ids, mounts a fresh
+tmpfs at `/tmp`, hides the cgroup tree, mounts the namespace's `/proc`, drops every capability,
+adds the job filter (no namespaces, no mounts, no PR_SET_DUMPABLE) and serves the zygote's
+spawn protocol for the job's runs, reaping whatever the job orphans while it waits for them.
 
-A run sees only its job: pids from 1, a `/proc` of the job's processes (not PID 1's, not the
-zygote's: it cannot signal them or read their files), a `/tmp` no earlier job wrote. PID 1
-reaches that tmpfs through a directory descriptor the spawner sends it (`work_root`,
-`/proc/self/fd/N`): it writes each run's files and wipes them there, as it did in the shared
-`/tmp`. At the job's end PID 1 kills the init and the spawner: the kernel kills whatever is left
-in the namespace, and the tmpfs goes with the last descriptor.
+A run sees only its job: pids from 1 (1 is the spawner: as the namespace's init it takes no
+signal a run sends, and as a non-dumpable process it shows a run none of its files), a `/proc`
+of the job's processes (not PID 1's, not the zygote's), a `/tmp` no earlier job wrote. The pids
+the spawner reports are the container's (`ContainerPids`), the ones PID 1 kills and sweeps. PID
+1 reaches the job's tmpfs through a directory descriptor the spawner sends it (`work_root`,
+`/proc/self/fd/N`): it writes each run's files and wipes them there. At the job's end PID 1
+kills the spawner: the kernel kills whatever is left in the namespace, and the tmpfs goes with
+the last descriptor.
+
+One process per job besides its runs: each process here is a copy of the warm interpreter,
+whose fork, copy-on-write faults and exit cost more CPU than a trivial run (measured:
+`benchmarks/RESULTS.md`, "Tool calls").
 """
 
 from __future__ import annotations
@@ -25,12 +30,9 @@ import signal
 import socket
 import time
 
-from rlvr.verifier.sandbox.inside.fds import close_fds_but
 from rlvr.verifier.sandbox.inside.namespaces import (
-    CLONE_NEWNET,
-    die_with_parent,
     drop_capabilities,
-    enter_job_namespaces,
+    map_own_ids,
     mount_fresh_proc,
     mount_job_filesystems,
 )
@@ -38,79 +40,85 @@ from rlvr.verifier.sandbox.inside.procs import open_own_oom_score_adj
 from rlvr.verifier.sandbox.inside.seccomp import install_seccomp, job_filter_program
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, Zygote, ZygoteLost
 
-# Time a job spawner may take to report ready (it unshares, mounts, forks: ~ms).
+# Time a job spawner may take to report ready (it maps, mounts: ~ms).
 _READY_TIMEOUT_S = 10.0
+# The job filter, made once in the zygote (a spawner would pay copy-on-write faults for it).
+_JOB_FILTER: bytes | None = None
 
 
-def job_spawner_main(sock: socket.socket, tmpfs_mb: int, private_net: bool = False) -> None:
-    """In the job spawner (a grandchild of the zygote, PID 1's child): make the job's
-    namespaces and init, confine itself, say ready with the work dir's descriptor, serve.
-    `private_net`: a network namespace too (sessions: the abstract AF_UNIX names of one
-    container's network namespace would otherwise be a channel between live sessions)."""
+def prepare_job_spawners() -> None:
+    """In the zygote, before any job: what every spawner uses, made once."""
+    global _JOB_FILTER
+    _JOB_FILTER = job_filter_program(os.uname().machine)
+
+
+class ContainerPids:
+    """The spawner's view of its runs' pids in the container's PID namespace, where PID 1
+    lives: through a pidfd (a process, whatever namespace names it) and the container's
+    `/proc`, kept open from before the job's own was mounted over it. `fdinfo` prints a
+    pidfd's pid in the namespace of the /proc it is read through."""
+
+    def __init__(self) -> None:
+        self.proc_fd = os.open("/proc", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+    @property
+    def own(self) -> int:
+        return int(os.readlink("self", dir_fd=self.proc_fd))
+
+    def of(self, pid: int) -> int:
+        pidfd = os.pidfd_open(pid)
+        try:
+            fd = os.open(f"self/fdinfo/{pidfd}", os.O_RDONLY, dir_fd=self.proc_fd)
+            try:
+                info = os.read(fd, 4096)
+            finally:
+                os.close(fd)
+        finally:
+            os.close(pidfd)
+        start = info.index(b"Pid:") + 4
+        outer = int(info[start : info.index(b"\n", start)])
+        if outer <= 0:
+            raise ProcessLookupError(pid)
+        return outer
+
+
+def job_spawner_main(sock: socket.socket, tmpfs_mb: int, ids: tuple[int, int]) -> None:
+    """In the job spawner (the zygote's clone, PID 1's child, the job namespace's init): set
+    the job's namespaces up, confine itself, say ready with the work dir's descriptor, serve.
+    `ids`: the container's uid and gid (unmapped, this process's own read as the overflow id)."""
     from rlvr.verifier.sandbox.inside import zygote
 
     try:
-        enter_job_namespaces(os.getuid(), os.getgid(), CLONE_NEWNET if private_net else 0)
-        # its own OOM score file, before /proc becomes the job's (where it is not listed)
+        os.setsid()  # a group of its own: pgid 1 names it alone, and no run joins it
+        map_own_ids(*ids)
+        # its own OOM score file and the container's /proc, before /proc becomes the job's
         zygote._OOM_FD = open_own_oom_score_adj()
+        pids = ContainerPids()
         mount_job_filesystems(WORK_ROOT, tmpfs_mb)
-        init = _fork_init()
+        mount_fresh_proc()
         work_fd = os.open(WORK_ROOT, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         drop_capabilities()
-        install_seccomp(job_filter_program(os.uname().machine))
+        if _JOB_FILTER is None:
+            raise RuntimeError("the zygote did not prepare the job filter")
+        install_seccomp(_JOB_FILTER)
+        ready = {"ready": True, "pid": pids.own}
     except Exception as exc:
         with contextlib.suppress(OSError):
             sock.send(json.dumps({"error": f"{type(exc).__name__}: {exc}"[:500]}).encode())
         os._exit(1)
-    ready = {"ready": True, "pid": os.getpid(), "init": init}
+    zygote._PRIVATE_FDS = [zygote._OOM_FD, pids.proc_fd]
+    zygote._PIDS = pids
     socket.send_fds(sock, [json.dumps(ready).encode()], [work_fd])
     os.close(work_fd)
     zygote.serve(sock)
     os._exit(0)
 
 
-def _fork_init() -> int:
-    """The job's init: PID 1 of its PID namespace. It mounts that namespace's /proc, then
-    reaps orphans until the job ends; a signal from inside the namespace cannot reach it (the
-    kernel drops those an init has no handler for) and it dies with the spawner."""
-    ready_r, ready_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            close_fds_but({0, 1, 2, ready_w})  # the spawner's socket, the work dir...
-            os.setsid()  # a group of its own: pgid 1 names it alone, and no run joins it
-            die_with_parent()
-            mount_fresh_proc()
-            drop_capabilities()
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
-            os.write(ready_w, b"1")
-            os.close(ready_w)
-        except BaseException:
-            os._exit(1)
-        _reap_forever()
-    os.close(ready_w)
-    try:
-        if os.read(ready_r, 1) != b"1":
-            raise OSError("the job's init did not start (could not mount its /proc)")
-    finally:
-        os.close(ready_r)
-    return pid
-
-
-def _reap_forever() -> None:
-    while True:
-        with contextlib.suppress(ChildProcessError):
-            while os.waitpid(-1, os.WNOHANG)[0]:
-                pass
-        signal.sigwait({signal.SIGCHLD})
-
-
 class JobSpace:
-    """PID 1's handle on one job's namespaces: the spawner (`zygote`), its init, the work dir."""
+    """PID 1's handle on one job's namespaces: the spawner (`zygote`), the work dir."""
 
-    def __init__(self, zygote: Zygote, init: int, work_fd: int) -> None:
+    def __init__(self, zygote: Zygote, work_fd: int) -> None:
         self.zygote = zygote
-        self.init = init
         self.work_fd = work_fd
         # where PID 1 reaches the job's /tmp (runs see it as /tmp)
         self.work_root = f"/proc/self/fd/{work_fd}"
@@ -154,29 +162,27 @@ class JobSpace:
                 os.close(fd)
             ours.close()
             raise OSError(f"job namespaces: {ready.get('error', 'no answer from the spawner')}")
-        return cls(Zygote(ours, int(ready["pid"])), int(ready["init"]), fds[0])
+        return cls(Zygote(ours, int(ready["pid"])), fds[0])
 
     @property
     def pids(self) -> set[int]:
-        return {self.zygote.pid, self.init}
+        return {self.zygote.pid}
 
     def close(self) -> None:
-        """Kill the init (the kernel then kills every process of the job) and the spawner;
-        reap both (the init is PID 1's once the spawner is gone)."""
-        for pid in (self.init, self.zygote.pid):
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+        """Kill the spawner, the job's init (the kernel then kills every process of the job),
+        and reap it: PID 1's own child."""
+        with contextlib.suppress(OSError):
+            os.kill(self.zygote.pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             os.close(self.work_fd)
         self.zygote.sock.close()
         self.zygote.is_alive = False
-        for pid in (self.zygote.pid, self.init):
-            deadline = time.monotonic() + 2.0
-            while time.monotonic() < deadline:
-                try:
-                    if os.waitpid(pid, os.WNOHANG)[0]:
-                        break
-                except ChildProcessError:  # reaped already, or not (yet) PID 1's child
-                    if not os.path.exists(f"/proc/{pid}"):
-                        break
-                time.sleep(0.0005)
+        deadline, pause = time.monotonic() + 2.0, 0.0002
+        while time.monotonic() < deadline:
+            try:
+                if os.waitpid(self.zygote.pid, os.WNOHANG)[0]:
+                    return
+            except ChildProcessError:  # reaped already (a sweep's reap_all)
+                return
+            time.sleep(pause)  # the kernel is killing the job's processes
+            pause = min(pause * 2, 0.01)

@@ -6,10 +6,10 @@ could learn tests through (TIME_WAIT sockets, the PID counter, tmpfs inode numbe
 counters). Closing them one at a time never ends; so each job gets kernel state that no other
 job ever had, made by the trusted side before the job's first process exists:
 
-- a user namespace (the container's uid mapped to itself): the capabilities to make the rest,
-  held only by the job's spawner and dropped before any run;
-- a PID namespace: the job's pids start at 1 and its first process is a trusted init, so the
-  PID counter, `ns_last_pid` and every pid a run sees are the job's own;
+- a user namespace (the container's uid mapped to itself): the capabilities to set the rest
+  up, held only by the job's spawner and dropped before any run;
+- a PID namespace: the job's pids start at 1 and its first process is its trusted spawner,
+  so the PID counter, `ns_last_pid` and every pid a run sees are the job's own;
 - a mount namespace with a fresh `/proc` (that PID namespace's), a fresh tmpfs at `/tmp` (its
   own inode counter, times and contents) and an empty read-only `/sys/fs/cgroup` (the cgroup
   counters, which only rise, are not readable);
@@ -29,7 +29,7 @@ from __future__ import annotations
 import ctypes
 import os
 
-from rlvr.verifier.sandbox.inside.libc import load_libc
+from rlvr.verifier.sandbox.inside.libc import SYSCALL_NUMBERS, load_libc
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
@@ -49,7 +49,7 @@ JOB_NAMESPACES = (
 
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
 _MS_REC, _MS_PRIVATE = 0x4000, 0x40000
-_PR_SET_DUMPABLE, _PR_SET_PDEATHSIG = 4, 1
+_PR_SET_DUMPABLE = 4
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
 CGROUP_ROOT = "/sys/fs/cgroup"
 
@@ -64,15 +64,43 @@ def _check(result: int, what: str) -> None:
         raise NamespaceError(errno, f"{what}: {os.strerror(errno)}")
 
 
-def enter_job_namespaces(uid: int, gid: int, extra_flags: int = 0) -> None:
-    """Unshare the job's namespaces (and `extra_flags`: a session's network namespace) and map
-    the container's uid and gid to themselves.
+# clone(2): the child's parent is the caller's parent (PID 1 then waits for a job's spawner
+# as its own child, with no process in between to exit); the child's exit signal.
+_CLONE_PARENT = 0x00008000
+_SIGCHLD = 17
+
+
+def clone_into_job_namespaces(extra_flags: int = 0) -> int:
+    """Fork into fresh job namespaces (and `extra_flags`: a session's network namespace) in
+    one system call: the child is PID 1 of the new PID namespace and the caller's parent's
+    child (`CLONE_PARENT`). Returns like fork: 0 in the child, its pid (in the caller's
+    namespace) in the parent.
+
+    Why not fork and unshare: a PID namespace is entered only by a process's children, so that
+    took a process to unshare and another to be the namespace's first; each is a copy of this
+    interpreter whose fork, copy-on-write faults and exit cost more than the job's own run.
+
+    The raw system call skips what `os.fork` does around a fork (Python's at-fork hooks, the
+    C library's thread id): the caller is single-threaded (the zygote) and the child only sets
+    up its namespaces and forks the job's runs with `os.fork`, which does all of it for them.
+    The call keeps the GIL (`PyDLL`), so the child starts with the interpreter as it was."""
+    syscall = ctypes.PyDLL(None, use_errno=True).syscall
+    flags = _CLONE_PARENT | JOB_NAMESPACES | extra_flags | _SIGCHLD
+    number = SYSCALL_NUMBERS[os.uname().machine]["clone"]
+    # no new stack: the child goes on from here on a copy of the caller's, as with fork
+    pid = int(syscall(ctypes.c_long(number), ctypes.c_ulong(flags), *[ctypes.c_long(0)] * 4))
+    if pid < 0:
+        errno = ctypes.get_errno()
+        raise NamespaceError(errno, f"clone: {os.strerror(errno)}")
+    return pid
+
+
+def map_own_ids(uid: int, gid: int) -> None:
+    """In a fresh user namespace: map the container's uid and gid to themselves.
 
     The maps are this process's own /proc files, which a non-dumpable process cannot open
-    (they are root's then): it is dumpable for the three writes only. Its children are then
-    born into the new PID namespace; the first one is its init."""
+    (they are root's then): it is dumpable for the three writes only."""
     libc = load_libc()
-    _check(libc.unshare(JOB_NAMESPACES | extra_flags), "unshare")
     _check(libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0), "prctl(PR_SET_DUMPABLE, 1)")
     try:
         for name, line in (
@@ -115,25 +143,21 @@ def mount_fresh_proc() -> None:
     _check(libc.mount(b"proc", b"/proc", b"proc", flags, None), "mount proc /proc")
 
 
-def die_with_parent() -> None:
-    """SIGKILL when the parent exits: a job's init never outlives the job's spawner."""
-    _check(load_libc().prctl(_PR_SET_PDEATHSIG, 9, 0, 0, 0), "prctl(PR_SET_PDEATHSIG)")
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
 
 
 def drop_capabilities() -> None:
     """Empty every capability set: what the user namespace gave the spawner, no run inherits
     (its uid is not 0 in the namespace, and `no_new_privs` forbids regaining any by exec)."""
-
-    class Header(ctypes.Structure):
-        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-    class Data(ctypes.Structure):
-        _fields_ = [
-            ("effective", ctypes.c_uint32),
-            ("permitted", ctypes.c_uint32),
-            ("inheritable", ctypes.c_uint32),
-        ]
-
-    header = Header(_LINUX_CAPABILITY_VERSION_3, 0)
-    data = (Data * 2)()
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
     _check(load_libc().capset(ctypes.byref(header), data), "capset")

@@ -4,15 +4,16 @@ Where a `/code` container's PID 1 (`executor.py`) runs one job at a time, this o
 `max_sessions` sessions and runs their cells side by side from one event loop: it never runs a
 cell itself, it only moves bytes (requests down, output and replies up) and enforces deadlines.
 
-One session is three processes, all made by the machinery of a `/code` job (`jobspace.py`):
-its spawner (a fork of the warm zygote, in the container's PID namespace: PID 1 talks to it and
-kills it), its init (PID 1 of the session's own PID namespace) and its kernel
-(`session_kernel.py`, the fork that runs the cells). The session has its own user, PID, mount,
+One session is two processes, both made by the machinery of a `/code` job (`jobspace.py`):
+its spawner (a clone of the warm zygote, PID 1's child and PID 1 of the session's own PID
+namespace: PID 1 talks to it and kills it) and its kernel (`session_kernel.py`, the fork that
+runs the cells). The session has its own user, PID, mount,
 IPC, UTS, cgroup and network namespaces, its own tmpfs at `/tmp` (its work dir, `tmpfs_mb`),
 the job seccomp filter, no capabilities, and its own rlimits (address space, processes, file
 size, CPU). It cannot see, signal or trace another session or PID 1; its processes are the OOM
-killer's first choice (`oom_score_adj` 1000). Closing it kills its init, so the kernel kills
-everything in its PID namespace, and its tmpfs goes with the last descriptor.
+killer's first choice (`oom_score_adj` 1000). Closing it kills its spawner, the namespace's
+init, so the kernel kills everything in its PID namespace, and its tmpfs goes with the last
+descriptor.
 
 A cell ends one of five ways (`wire/session_protocol.py::CellOutcome`): `ok` or `error` (the
 session lives on), or `timed_out`, `memory_exceeded`, `output_limit_exceeded`, after which the

@@ -20,7 +20,7 @@ import socket
 import sys
 import traceback
 from collections.abc import Sequence
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
 
 from rlvr.verifier.sandbox.inside.candidate import prepare_stdio, run_python_main, run_python_serve
 from rlvr.verifier.sandbox.inside.fds import close_fds_but, place_fds
@@ -37,6 +37,9 @@ from rlvr.verifier.sandbox.inside.seccomp import (
 )
 from rlvr.verifier.sandbox.inside.session_kernel import run_session_kernel
 from rlvr.verifier.sandbox.wire.protocol import FAIL_EXIT_CODE
+
+if TYPE_CHECKING:
+    from rlvr.verifier.sandbox.inside.jobspace import ContainerPids
 
 WORK_ROOT = "/tmp"
 
@@ -229,6 +232,11 @@ def zygote_main(sock: socket.socket, for_job_spawners: bool = False) -> None:
             signal.signal(sig, signal.SIG_DFL)
     global _OOM_FD
     _OOM_FD = open_own_oom_score_adj()
+    _PRIVATE_FDS.append(_OOM_FD)
+    if for_job_spawners:
+        from rlvr.verifier.sandbox.inside.jobspace import prepare_job_spawners
+
+        prepare_job_spawners()
     # Every run is forked from here, so the filter binds them all (and what they exec): a
     # candidate of the same uid can then not change another process's rlimits, nice value,
     # affinity or scheduling, nor make IPC objects that outlive it. Fail closed: no filter,
@@ -262,40 +270,57 @@ def serve(sock: socket.socket) -> None:
         pid = _fork_child(sock, request, fds)
         # the child is running: every page this process writes now is copied (a fault), so
         # the reply is formatted without the json module's objects
-        sock.send(b'{"pid": %d}' % pid)
-        _, status = os.waitpid(pid, 0)
-        sock.send(json.dumps({"status": status, "pid": pid}).encode())
+        outer = _outer(pid)
+        sock.send(b'{"pid": %d}' % outer)
+        sock.send(b'{"status": %d, "pid": %d}' % (_wait(pid), outer))
 
 
 # The zygote's own /proc/self/oom_score_adj, open for writing (see `open_own_oom_score_adj`).
 _OOM_FD = -1
+# Descriptors this process holds for itself, which no child keeps (the OOM score file; in a
+# job's spawner, the container's /proc too).
+_PRIVATE_FDS: list[int] = []
+# In a job's spawner (the job namespace's init): its runs' pids as PID 1 names them.
+_PIDS: ContainerPids | None = None
+
+
+def _outer(pid: int) -> int:
+    """`pid` as PID 1 names it (the container's namespace)."""
+    return pid if _PIDS is None else _PIDS.of(pid)
+
+
+def _wait(pid: int) -> int:
+    """The wait status of `pid`, this process's child; a job spawner, its namespace's init,
+    also reaps whatever the job orphaned meanwhile (they are its children now)."""
+    while True:
+        done, status = os.waitpid(-1, 0)
+        if done == pid:
+            return status
 
 
 def _fork_job_spawner(sock: socket.socket, options: JobSpawnerOptions, fds: list[int]) -> None:
-    """Fork a job's spawner on the socket in `fds`, through a child that exits at once: the
-    spawner is then PID 1's child (PID 1 waits for it and kills it at the job's end), and it
-    lives in the container's PID namespace, where the pids of the runs it forks are the ones
-    PID 1 sees. It reports itself on its socket; this process only says it was forked."""
+    """Clone a job's spawner on the socket in `fds`, into the job's fresh namespaces and as PID
+    1's child (PID 1 waits for it and kills it at the job's end; `jobspace.py`). It reports
+    itself on its socket; this process only says it was made."""
     from rlvr.verifier.sandbox.inside.jobspace import job_spawner_main
+    from rlvr.verifier.sandbox.inside.namespaces import CLONE_NEWNET, clone_into_job_namespaces
 
-    middle = os.fork()
-    if middle == 0:
+    ids = os.getuid(), os.getgid()  # in the new user namespace, unmapped until it maps them
+    try:
+        pid = clone_into_job_namespaces(CLONE_NEWNET if options.get("private_net") else 0)
+    except OSError:
+        pid = -1
+    if pid == 0:
         try:
             sock.close()
-            if _OOM_FD >= 0:
-                os.close(_OOM_FD)
-            if os.fork() == 0:
-                job_spawner_main(
-                    socket.socket(fileno=fds[0]),
-                    int(options["tmpfs_mb"]),
-                    bool(options.get("private_net")),
-                )
+            for fd in _PRIVATE_FDS:
+                os.close(fd)
+            job_spawner_main(socket.socket(fileno=fds[0]), int(options["tmpfs_mb"]), ids)
         finally:
-            os._exit(0)
+            os._exit(1)
     for fd in fds:
         os.close(fd)
-    os.waitpid(middle, 0)
-    sock.send(b'{"forked": true}')
+    sock.send(b'{"forked": true}' if pid > 0 else b'{"forked": false}')
 
 
 def _fork_child(
@@ -333,9 +358,7 @@ def _fork_child(
         os.pwrite(_OOM_FD, b"0", 0)
     if pid == 0:
         sock.close()
-        if _OOM_FD >= 0:
-            os.close(_OOM_FD)
-        for fd in others:
+        for fd in (*_PRIVATE_FDS, *others):
             os.close(fd)
         child_main(request, fds)
     for fd in fds:
@@ -351,13 +374,14 @@ def _spawn_group(
     for request, count in zip(requests, counts, strict=True):
         mine, fds = fds[:count], fds[count:]
         pids.append(_fork_child(sock, request, mine, fds))
-    sock.send(json.dumps({"pids": pids}).encode())
+    outer = {pid: _outer(pid) for pid in pids}
+    sock.send(json.dumps({"pids": [outer[pid] for pid in pids]}).encode())
     left = set(pids)
     while left:
         pid, status = os.waitpid(-1, 0)
         if pid in left:
             left.discard(pid)
-            sock.send(json.dumps({"status": status, "pid": pid}).encode())
+            sock.send(json.dumps({"status": status, "pid": outer[pid]}).encode())
 
 
 class ZygoteLost(Exception):

@@ -130,8 +130,8 @@ async def sandbox(docker_engine: None) -> AsyncIterator[DockerSandbox]:
 async def test_every_job_starts_from_the_same_kernel_state(sandbox: DockerSandbox) -> None:
     assert sandbox.has_job_namespaces
     before = await call(sandbox, READER, "state")
-    # the job's own view: its init is pid 1, its spawner outside (no parent), nothing else
-    assert before["parent"] == 0 and before["processes"][0] == 1, before
+    # the job's own view: its spawner is pid 1 (its init, the run's parent), nothing else
+    assert before["parent"] == 1 and before["processes"][0] == 1, before
     assert set(before["processes"]) <= {1, before["pid"]}, before
     assert before["cgroup"] == [] and before["tmp"] == ["w"], before
     assert before["sysv"] == [1, 1, 1], before  # the header lines only
