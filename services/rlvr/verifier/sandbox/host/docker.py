@@ -203,6 +203,7 @@ class DockerBackend:
         self._config: ExecutorConfig = {
             "output_limit_bytes": settings.output_limit_bytes,
             "is_launcher_enabled": settings.is_launcher_enabled,
+            "is_job_init_enabled": settings.is_job_init_enabled,
             "job_namespaces": settings.job_namespaces,
             "tmpfs_mb": settings.tmpfs_mb,
             "kept_artefacts": settings.kept_artefacts,

@@ -1,10 +1,11 @@
 """The seccomp profile code sandboxes run under when jobs get their own namespaces.
 
-Docker's default profile refuses `unshare`, `mount` and namespace flags to `clone` to any
-container without CAP_SYS_ADMIN, which ours never has; a job's spawner needs exactly those
-(`inside/namespaces.py`). This profile allows them and refuses, as the default one does, what
-reaches the kernel as a whole (modules, kexec, clocks, swap, reboot, BPF, perf, keyrings,
-handles, userfaultfd, ...) and every other calling convention than the host's.
+Docker's default profile refuses `unshare`, `setns`, `mount` and namespace flags to `clone` to
+any container without CAP_SYS_ADMIN, which ours never has; the zygote needs exactly those to
+make and enter jobs' namespaces (`inside/namespaces.py`). This profile allows them and refuses,
+as the default one does, what reaches the kernel as a whole (modules, kexec, clocks, swap,
+reboot, BPF, perf, keyrings, handles, userfaultfd, ...) and every other calling convention than
+the host's.
 
 It is the engine's filter, the outer of two: every run is also bound by the filter the zygote
 and its job spawner install (`inside/seccomp.py`), which refuses namespaces, mounts, tracing,
@@ -27,7 +28,7 @@ REFUSED = sorted(
         "migrate_pages", "move_pages", "name_to_handle_at", "nfsservctl", "open_by_handle_at",
         "perf_event_open", "pidfd_getfd", "pivot_root", "process_madvise", "process_vm_readv",
         "process_vm_writev", "ptrace", "query_module", "quotactl", "reboot", "request_key",
-        "set_mempolicy", "setns", "settimeofday", "swapoff", "swapon", "syslog", "sysfs",
+        "set_mempolicy", "settimeofday", "swapoff", "swapon", "syslog", "sysfs",
         "uselib", "userfaultfd", "ustat", "vhangup",
     }
 )  # fmt: skip

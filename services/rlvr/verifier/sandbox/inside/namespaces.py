@@ -26,8 +26,10 @@ What this needs from the engine is in `host/engine_seccomp.py` (the system calls
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
+from collections.abc import Iterator
 
 from rlvr.verifier.sandbox.inside.libc import SYSCALL_NUMBERS, load_libc
 
@@ -95,6 +97,54 @@ def clone_into_job_namespaces(extra_flags: int = 0) -> int:
     return pid
 
 
+# A `/code` job's namespaces, which the zygote itself enters (`jobspace.py`): made by unshare from
+# the zygote's home namespaces, and left for them with setns.
+PER_JOB_NAMESPACES = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP
+# The zygote's home: a user namespace (the capabilities to make and enter the rest) and, owned by
+# it, the namespaces it comes back to after each job (setns needs the target's owner to be ours:
+# so the PID namespace too, which only a child of the unsharing process lives in, and the
+# network namespace, new and empty: a job has no use for the container's loopback, AF_UNIX
+# sockets only, `seccomp.py`).
+HOME_NAMESPACES = (
+    CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP
+    | CLONE_NEWNET
+)  # fmt: skip
+# /proc/self/ns names, by the flag setns takes; `pid` is the zygote's own (active) one, which
+# setns makes the namespace of its next children again.
+_NS_FILES = {
+    CLONE_NEWNS: "mnt", CLONE_NEWIPC: "ipc", CLONE_NEWUTS: "uts", CLONE_NEWCGROUP: "cgroup",
+    CLONE_NEWNET: "net", CLONE_NEWPID: "pid",
+}  # fmt: skip
+
+
+def unshare(flags: int) -> None:
+    _check(load_libc().unshare(flags), "unshare")
+
+
+def enter_home_namespaces(uid: int, gid: int) -> None:
+    """Unshare the zygote's home namespaces, map the ids, keep every mount from propagating.
+    The caller's next child is the first process of the home PID namespace: the zygote."""
+    unshare(HOME_NAMESPACES)
+    map_own_ids(uid, gid)
+    libc = load_libc()
+    _check(libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None), "mount --make-rprivate /")
+
+
+class HomeNamespaces:
+    """The zygote's own namespaces, held open to come back to after a job."""
+
+    def __init__(self) -> None:
+        self.fds = {
+            flag: os.open(f"/proc/self/ns/{name}", os.O_RDONLY | os.O_CLOEXEC)
+            for flag, name in _NS_FILES.items()
+        }
+
+    def come_back(self) -> None:
+        libc = load_libc()
+        for flag, fd in self.fds.items():
+            _check(libc.setns(fd, flag), f"setns {_NS_FILES[flag]}")
+
+
 def map_own_ids(uid: int, gid: int) -> None:
     """In a fresh user namespace: map the container's uid and gid to themselves.
 
@@ -153,6 +203,32 @@ class _CapData(ctypes.Structure):
         ("permitted", ctypes.c_uint32),
         ("inheritable", ctypes.c_uint32),
     ]
+
+
+_CAP_SYS_ADMIN = 21
+_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_RAISE, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 2, 4
+
+
+@contextlib.contextmanager
+def ambient_sys_admin() -> Iterator[None]:
+    """CAP_SYS_ADMIN kept over the next exec (an ambient capability), for the one program
+    started inside: a job's init, which must mount its namespace's /proc. Cleared after it,
+    so no other program the caller starts keeps it (a process of a non-zero uid loses every
+    other capability at exec)."""
+    libc = load_libc()
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    _check(libc.capget(ctypes.byref(header), data), "capget")
+    data[0].inheritable |= 1 << _CAP_SYS_ADMIN
+    _check(libc.capset(ctypes.byref(header), data), "capset")
+    try:
+        raised = libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_RAISE, _CAP_SYS_ADMIN, 0, 0)
+        _check(raised, "prctl(PR_CAP_AMBIENT_RAISE)")
+        yield
+    finally:
+        _check(libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "ambient")
+        data[0].inheritable = 0
+        _check(libc.capset(ctypes.byref(header), data), "capset")
 
 
 def drop_capabilities() -> None:

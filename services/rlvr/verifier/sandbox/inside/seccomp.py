@@ -56,9 +56,10 @@ def seccomp_program(machine: str, for_job_spawners: bool = False) -> bytes:
     its syscall numbers differ and would slip through. The pid arguments are C ints, so their
     low 32 bits are what the kernel uses.
 
-    `for_job_spawners`: the zygote's filter where it forks each job's spawner (`jobspace.py`),
-    which must still unshare, mount and write its uid map (dumpable for that instant); the
-    spawner then adds `job_filter_program` before any run. Otherwise those rules are here.
+    `for_job_spawners`: the zygote's filter where it makes namespaces (enters each job's
+    space, `jobspace.py`; clones each session's spawner, `session_space.py`), which must still
+    unshare, enter, mount and write uid maps (dumpable for that instant); every run then adds
+    `job_filter_program` before anything else. Otherwise those rules are here.
     """
     numbers = SYSCALL_NUMBERS[machine]
     code: list[tuple[int, int, int, int]] = [
@@ -152,7 +153,8 @@ def _job_rules(numbers: dict[str, int]) -> list[tuple[int, int, int, int]]:
 
 def job_filter_program(machine: str) -> bytes:
     """The rules `seccomp_program(for_job_spawners=True)` leaves out, as a filter of their own:
-    a job's spawner installs it on itself once its namespaces are made, before any run."""
+    each run of a job adds it first thing (`zygote.child_main`), a session's spawner once its
+    namespaces are made."""
     code: list[tuple[int, int, int, int]] = [
         (_LD_ABS, 0, 0, _ARCH),
         (_JEQ, 1, 0, _ARCHES[machine]),

@@ -4,16 +4,15 @@ Where a `/code` container's PID 1 (`executor.py`) runs one job at a time, this o
 `max_sessions` sessions and runs their cells side by side from one event loop: it never runs a
 cell itself, it only moves bytes (requests down, output and replies up) and enforces deadlines.
 
-One session is two processes, both made by the machinery of a `/code` job (`jobspace.py`):
-its spawner (a clone of the warm zygote, PID 1's child and PID 1 of the session's own PID
-namespace: PID 1 talks to it and kills it) and its kernel (`session_kernel.py`, the fork that
-runs the cells). The session has its own user, PID, mount,
-IPC, UTS, cgroup and network namespaces, its own tmpfs at `/tmp` (its work dir, `tmpfs_mb`),
-the job seccomp filter, no capabilities, and its own rlimits (address space, processes, file
-size, CPU). It cannot see, signal or trace another session or PID 1; its processes are the OOM
-killer's first choice (`oom_score_adj` 1000). Closing it kills its spawner, the namespace's
-init, so the kernel kills everything in its PID namespace, and its tmpfs goes with the last
-descriptor.
+One session is two processes, both made in `session_space.py`: its spawner (a clone of the warm
+zygote, PID 1's child and PID 1 of the session's own PID namespace: PID 1 talks to it and kills
+it) and its kernel (`session_kernel.py`, the fork that runs the cells). The session has its own
+user, PID, mount, IPC, UTS, cgroup and network namespaces, its own tmpfs at `/tmp` (its work
+dir, `tmpfs_mb`), the job seccomp filter, no capabilities, and its own rlimits (address space,
+processes, file size, CPU). It cannot see, signal or trace another session or PID 1; its
+processes are the OOM killer's first choice (`oom_score_adj` 1000). Closing it kills its
+spawner, the namespace's init, so the kernel kills everything in its PID namespace, and its
+tmpfs goes with the last descriptor.
 
 A cell ends one of five ways (`wire/session_protocol.py::CellOutcome`): `ok` or `error` (the
 session lives on), or `timed_out`, `memory_exceeded`, `output_limit_exceeded`, after which the
@@ -33,8 +32,8 @@ import time
 from typing import Any, cast
 
 from rlvr.verifier.sandbox.inside.fds import write_all
-from rlvr.verifier.sandbox.inside.jobspace import JobSpace
 from rlvr.verifier.sandbox.inside.procs import decode_status, reap_all, set_non_dumpable
+from rlvr.verifier.sandbox.inside.session_space import SessionSpace
 from rlvr.verifier.sandbox.inside.supervisor import Capture, head_and_tail
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, SpawnRequest, Zygote, ZygoteLost
 from rlvr.verifier.sandbox.wire.frames import encode_frame, take_frame
@@ -65,8 +64,8 @@ def main(config: SessionExecutorConfig) -> None:
     set_non_dumpable()
     tmpfs_mb = int(config["session_tmpfs_mb"])
     try:
-        zygote = Zygote.start(for_job_spawners=True)
-        JobSpace.open(zygote, tmpfs_mb, private_net=True).close()  # refused here: say so now
+        zygote = Zygote.start(namespaces="sessions")
+        SessionSpace.open(zygote, tmpfs_mb, private_net=True).close()  # refused here: say so now
     except Exception as exc:
         _send({"ready": False, "error": f"{type(exc).__name__}: {exc}"[:1000]})
         return
@@ -97,7 +96,7 @@ def _oom_kills() -> int:
 class Session:
     """PID 1's handle on one session: its space, its kernel's pipes, the running cell."""
 
-    def __init__(self, sid: str, space: JobSpace, pid: int, fds: dict[str, int]) -> None:
+    def __init__(self, sid: str, space: SessionSpace, pid: int, fds: dict[str, int]) -> None:
         self.sid, self.space, self.pid = sid, space, pid
         self.commands, self.replies, self.out, self.err = (
             fds["commands"],
@@ -206,7 +205,7 @@ class SessionExecutor:
             return _refuse(seq, sid, f"this container holds its {self.max} sessions")
         started = time.monotonic()
         try:
-            ours = JobSpace.begin(self.zygote, self.tmpfs_mb, private_net=True)
+            ours = SessionSpace.begin(self.zygote, self.tmpfs_mb, private_net=True)
         except (OSError, ZygoteLost) as exc:
             return _refuse(seq, sid, f"the session's namespaces could not be made: {exc}"[:500])
         ours.setblocking(False)
@@ -225,7 +224,7 @@ class SessionExecutor:
             ours.close()
             return _refuse(seq, sid, "the session's namespaces were not made in time")
         try:
-            space = JobSpace.complete(ours)
+            space = SessionSpace.complete(ours)
         except OSError as exc:
             return _refuse(seq, sid, f"the session's namespaces could not be made: {exc}"[:500])
         made = time.monotonic()
@@ -242,7 +241,7 @@ class SessionExecutor:
         _send({"kind": "opened", "seq": seq, "session": sid, "ok": True, "detail": "",
                "phases_ms": {k: round(v, 2) for k, v in phases.items()}})  # fmt: skip
 
-    def _spawn_kernel(self, sid: str, space: JobSpace, request: OpenSession) -> Session:
+    def _spawn_kernel(self, sid: str, space: SessionSpace, request: OpenSession) -> Session:
         stdin_r, stdin_w = os.pipe()
         os.close(stdin_w)  # end of file at once
         out_r, out_w = os.pipe()
@@ -308,7 +307,7 @@ class SessionExecutor:
         if not session.has_exited:
             # The kernel first, reaped by its spawner: killed with the init instead, it could
             # be left a zombie of the dying spawner, handed to this PID 1, and the init's
-            # exit would wait for it to be reaped (2 s in `JobSpace.close`).
+            # exit would wait for it to be reaped (2 s in `SessionSpace.close`).
             with contextlib.suppress(OSError):
                 os.kill(session.pid, signal.SIGKILL)
             session.space.zygote.receive(timeout_s=1)

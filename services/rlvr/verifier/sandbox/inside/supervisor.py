@@ -302,7 +302,9 @@ class Supervisor:
         self.fetched: dict[str, str] = {}
         self.tmpfs_mb = int(config.get("tmpfs_mb", 64))
         self.base_zygote, self.namespaces_error = _start_zygote(
-            self.tmpfs_mb, str(config.get("job_namespaces", "off"))
+            self.tmpfs_mb,
+            str(config.get("job_namespaces", "off")),
+            bool(config.get("is_job_init_enabled", True)),
         )
         self.has_job_namespaces = self.namespaces_error is None
         self.zygote = self.base_zygote  # a job's spawner while a job runs in its namespaces
@@ -656,21 +658,28 @@ def head_and_tail(text: str, head: int = 600, tail: int = 1400) -> str:
     return f"{text[:head]}\n[...]\n{text[-tail:]}"
 
 
-def _start_zygote(tmpfs_mb: int, mode: str) -> tuple[Zygote, str | None]:
+def _start_zygote(tmpfs_mb: int, mode: str, job_init: bool = True) -> tuple[Zygote, str | None]:
     """The zygote, and why jobs do not get their own namespaces (None: they do).
 
     `mode` is the host's `job_namespaces` setting: `off`; `preferred` (tried once here: a
     container whose engine refuses them runs jobs in its shared namespaces, and says so in
-    its ready message); `required` (refused: the container does not start)."""
+    its ready message); `required` (refused: the container does not start). `job_init`: each
+    job's init from the image's binary, where it has one."""
     if mode == "off":
         return Zygote.start(), "off"
-    zygote = Zygote.start(for_job_spawners=True)
     try:
-        JobSpace.open(zygote, tmpfs_mb).close()
-        return zygote, None
-    except (OSError, ZygoteLost) as exc:
+        zygote = Zygote.start(namespaces="jobs", job_init=job_init)
+    except RuntimeError as exc:  # its home namespaces refused
         why = f"{type(exc).__name__}: {exc}"[:300]
-    _stop(zygote)
+    else:
+        try:
+            JobSpace.open(zygote, tmpfs_mb).close()
+            if zygote.is_alive:
+                return zygote, None
+            why = "the zygote could not leave a job space"
+        except (OSError, ZygoteLost) as exc:
+            why = f"{type(exc).__name__}: {exc}"[:300]
+        _stop(zygote)
     if mode == "required":
         raise RuntimeError(f"job namespaces are required and not available here: {why}")
     return Zygote.start(), why  # with the whole filter: namespaces refused to every run

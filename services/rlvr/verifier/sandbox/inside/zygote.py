@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
 
 from rlvr.verifier.sandbox.inside.candidate import prepare_stdio, run_python_main, run_python_serve
 from rlvr.verifier.sandbox.inside.fds import close_fds_but, place_fds
+from rlvr.verifier.sandbox.inside.namespaces import drop_capabilities
 from rlvr.verifier.sandbox.inside.procs import (
     CATCHABLE_SIGNALS,
     apply_rlimits,
@@ -32,6 +33,7 @@ from rlvr.verifier.sandbox.inside.procs import (
 )
 from rlvr.verifier.sandbox.inside.seccomp import (
     install_seccomp,
+    job_filter_program,
     seccomp_program,
     signal_filter_program,
 )
@@ -39,7 +41,8 @@ from rlvr.verifier.sandbox.inside.session_kernel import run_session_kernel
 from rlvr.verifier.sandbox.wire.protocol import FAIL_EXIT_CODE
 
 if TYPE_CHECKING:
-    from rlvr.verifier.sandbox.inside.jobspace import ContainerPids
+    from rlvr.verifier.sandbox.inside.jobspace import JobSpaces
+    from rlvr.verifier.sandbox.inside.session_space import ContainerPids
 
 WORK_ROOT = "/tmp"
 
@@ -113,15 +116,31 @@ SpawnRequest = (
 )
 
 
-class JobSpawnerOptions(TypedDict):
+class SessionSpawnerOptions(TypedDict):
+    tmpfs_mb: int  # the session's own /tmp
+    private_net: NotRequired[bool]  # a network namespace too
+
+
+class SessionSpawnerRequest(TypedDict):
+    """Clone a session's spawner (`session_space.py`) on the socket sent alongside."""
+
+    session_space: SessionSpawnerOptions
+
+
+class EnterOptions(TypedDict):
     tmpfs_mb: int  # the job's own /tmp
-    private_net: NotRequired[bool]  # a network namespace too (a stateful session's)
 
 
-class JobSpawnerRequest(TypedDict):
-    """Fork a job's spawner (`jobspace.py`) on the socket sent alongside."""
+class EnterRequest(TypedDict):
+    """Enter a fresh job space (`jobspace.py`); its init's pid and work dir come back."""
 
-    jobspace: JobSpawnerOptions
+    enter: EnterOptions
+
+
+class LeaveRequest(TypedDict):
+    """Leave the job space (its processes are killed) for the zygote's home namespaces."""
+
+    leave: bool
 
 
 class GroupRequest(TypedDict):
@@ -133,7 +152,10 @@ class GroupRequest(TypedDict):
 
 
 # What PID 1 asks of a spawner: one run (by `mode`), a group of runs, or a job's spawner.
-ZygoteRequest = SpawnRequest | GroupRequest | JobSpawnerRequest
+ZygoteRequest = SpawnRequest | GroupRequest | SessionSpawnerRequest | EnterRequest | LeaveRequest
+# What namespaces a zygote makes: none; a job space per `/code` job, which it enters itself
+# (`jobspace.py`); a spawner per session (`session_space.py`).
+Namespaces = Literal["none", "jobs", "sessions"]
 # Modules candidates commonly import, imported once in the zygote so that no run pays for them.
 # Not `dataclasses` (it brings `inspect`, `ast`, `dis`: 2 MB of heap) nor `hashlib` (OpenSSL,
 # 0.5 MB): every run's fork copies the page tables of this heap and every exit frees them, and
@@ -174,6 +196,9 @@ def child_main(request: SpawnRequest, fds: list[int]) -> None:
     fault: what is the same for every run (signal dispositions, the environment) is set in the
     zygote instead."""
     try:
+        if _RUN_FILTER is not None:  # the zygote's capabilities, and the job's rules
+            drop_capabilities()
+            install_seccomp(_RUN_FILTER)
         os.setsid()
         place_fds(fds)  # the zygote holds nothing else (closed at its start)
         os.chdir(request["cwd"])
@@ -207,10 +232,12 @@ def child_main(request: SpawnRequest, fds: list[int]) -> None:
     os._exit(FAIL_EXIT_CODE if request.get("is_judge") else 127)
 
 
-def zygote_main(sock: socket.socket, for_job_spawners: bool = False) -> None:
+def zygote_main(
+    sock: socket.socket, namespaces: Namespaces = "none", job_init: bool = True
+) -> None:
     """Confine itself with seccomp, say ready; then fork one child per spawn request and
-    report its pid, then its wait status (and, `for_job_spawners`, one job spawner per job
-    request: `jobspace.py`)."""
+    report its pid, then its wait status (and, by `namespaces`, enter and leave job spaces or
+    clone sessions' spawners)."""
     # Nothing but stdin, stdout (/dev/null), stderr and the socket to PID 1: every child then
     # holds only the descriptors it is given (`place_fds` relies on it).
     close_fds_but({0, 1, 2, sock.fileno()})
@@ -230,23 +257,26 @@ def zygote_main(sock: socket.socket, for_job_spawners: bool = False) -> None:
     for sig in CATCHABLE_SIGNALS:
         if sig == signal.SIGINT or signal.getsignal(sig) is signal.SIG_IGN:
             signal.signal(sig, signal.SIG_DFL)
+    try:
+        # (jobs: this process is the zygote's parent, gone)
+        _prepare_namespaces(namespaces, job_init)
+    except Exception as exc:
+        sock.send(json.dumps({"error": f"namespaces: {type(exc).__name__}: {exc}"}).encode())
+        os._exit(1)
     global _OOM_FD
     _OOM_FD = open_own_oom_score_adj()
     _PRIVATE_FDS.append(_OOM_FD)
-    if for_job_spawners:
-        from rlvr.verifier.sandbox.inside.jobspace import prepare_job_spawners
-
-        prepare_job_spawners()
     # Every run is forked from here, so the filter binds them all (and what they exec): a
     # candidate of the same uid can then not change another process's rlimits, nice value,
     # affinity or scheduling, nor make IPC objects that outlive it. Fail closed: no filter,
     # no sandbox.
     try:
-        install_seccomp(seccomp_program(os.uname().machine, for_job_spawners))
+        install_seccomp(seccomp_program(os.uname().machine, namespaces != "none"))
     except Exception as exc:
         sock.send(json.dumps({"error": f"seccomp: {type(exc).__name__}: {exc}"}).encode())
         os._exit(1)
-    sock.send(json.dumps({"ready": True}).encode())
+    own = _PIDS.own if _PIDS is not None else os.getpid()
+    sock.send(json.dumps({"ready": True, "pid": own}).encode())
     serve(sock)
 
 
@@ -260,8 +290,12 @@ def serve(sock: socket.socket) -> None:
         if not message:
             os._exit(0)
         request: ZygoteRequest = json.loads(message)  # PID 1's: trusted
-        if "jobspace" in request:
-            _fork_job_spawner(sock, cast(JobSpawnerRequest, request)["jobspace"], fds)
+        if "enter" in request or "leave" in request:
+            _enter_or_leave(sock, cast(EnterRequest | LeaveRequest, request))
+            continue
+        if "session_space" in request:
+            options = cast(SessionSpawnerRequest, request)["session_space"]
+            _clone_session_spawner(sock, options, fds)
             continue
         if "group" in request:
             group = cast(GroupRequest, request)
@@ -280,8 +314,54 @@ _OOM_FD = -1
 # Descriptors this process holds for itself, which no child keeps (the OOM score file; in a
 # job's spawner, the container's /proc too).
 _PRIVATE_FDS: list[int] = []
-# In a job's spawner (the job namespace's init): its runs' pids as PID 1 names them.
+# In a session's spawner (its namespace's init): its runs' pids as PID 1 names them.
 _PIDS: ContainerPids | None = None
+# In a zygote that enters jobs' spaces: its home and the job it is in; and the job filter each
+# of its children adds (with its capabilities dropped) before anything else.
+_JOB_SPACES: JobSpaces | None = None
+_RUN_FILTER: bytes | None = None
+
+
+def _enter_or_leave(sock: socket.socket, request: EnterRequest | LeaveRequest) -> None:
+    if _JOB_SPACES is None:
+        sock.send(b'{"entered": false, "left": false, "error": "no job spaces here"}')
+    elif "enter" in request:
+        tmpfs_mb = int(cast(EnterRequest, request)["enter"]["tmpfs_mb"])
+        _JOB_SPACES.enter(sock, tmpfs_mb, [sock.fileno(), *_PRIVATE_FDS], _outer)
+    else:
+        try:
+            _JOB_SPACES.leave()
+            sock.send(b'{"left": true}')
+        except OSError:  # not home again: no other job may be run from here
+            sock.send(b'{"left": false}')
+
+
+def _prepare_namespaces(namespaces: Namespaces, job_init: bool) -> None:
+    """What the zygote makes once for `namespaces`: its home (jobs), the job filter; `job_init`:
+    jobs' inits from the image's binary where it is there."""
+    global _JOB_SPACES, _RUN_FILTER
+    if namespaces == "sessions":
+        from rlvr.verifier.sandbox.inside.session_space import prepare_session_spawners
+
+        prepare_session_spawners()
+    elif namespaces == "jobs":
+        from rlvr.verifier.sandbox.inside.jobspace import JobSpaces, trusted_job_init
+        from rlvr.verifier.sandbox.inside.namespaces import HomeNamespaces, enter_home_namespaces
+        from rlvr.verifier.sandbox.inside.session_space import ContainerPids
+
+        init_path = trusted_job_init() if job_init else None
+        # The zygote is the first process of its home PID namespace: this one forks it and
+        # exits (PID 1 then adopts it); its pids are the home namespace's, reported to PID 1
+        # as the container's (`_outer`).
+        enter_home_namespaces(os.getuid(), os.getgid())
+        if os.fork() != 0:
+            os._exit(0)
+        home = HomeNamespaces()
+        global _PIDS
+        _PIDS = ContainerPids()
+        _PRIVATE_FDS.extend([*home.fds.values(), _PIDS.proc_fd])
+        _JOB_SPACES = JobSpaces(home, init_path)
+        _RUN_FILTER = job_filter_program(os.uname().machine)
 
 
 def _outer(pid: int) -> int:
@@ -298,12 +378,15 @@ def _wait(pid: int) -> int:
             return status
 
 
-def _fork_job_spawner(sock: socket.socket, options: JobSpawnerOptions, fds: list[int]) -> None:
-    """Clone a job's spawner on the socket in `fds`, into the job's fresh namespaces and as PID
-    1's child (PID 1 waits for it and kills it at the job's end; `jobspace.py`). It reports
-    itself on its socket; this process only says it was made."""
-    from rlvr.verifier.sandbox.inside.jobspace import job_spawner_main
+def _clone_session_spawner(
+    sock: socket.socket, options: SessionSpawnerOptions, fds: list[int]
+) -> None:
+    """Clone a session's spawner on the socket in `fds`, into the session's fresh namespaces
+    and as PID 1's child (PID 1 waits for it and kills it at the session's end;
+    `session_space.py`). It reports itself on its socket; this process only says it was
+    made."""
     from rlvr.verifier.sandbox.inside.namespaces import CLONE_NEWNET, clone_into_job_namespaces
+    from rlvr.verifier.sandbox.inside.session_space import session_spawner_main
 
     ids = os.getuid(), os.getgid()  # in the new user namespace, unmapped until it maps them
     try:
@@ -315,7 +398,7 @@ def _fork_job_spawner(sock: socket.socket, options: JobSpawnerOptions, fds: list
             sock.close()
             for fd in _PRIVATE_FDS:
                 os.close(fd)
-            job_spawner_main(socket.socket(fileno=fds[0]), int(options["tmpfs_mb"]), ids)
+            session_spawner_main(socket.socket(fileno=fds[0]), int(options["tmpfs_mb"]), ids)
         finally:
             os._exit(1)
     for fd in fds:
@@ -398,7 +481,7 @@ class Zygote:
         self.is_alive = True
 
     @classmethod
-    def start(cls, for_job_spawners: bool = False) -> Zygote:
+    def start(cls, namespaces: Namespaces = "none", job_init: bool = True) -> Zygote:
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         pid = os.fork()
         if pid == 0:
@@ -407,7 +490,7 @@ class Zygote:
                 null = os.open(os.devnull, os.O_RDWR)
                 os.dup2(null, 0)
                 os.dup2(null, 1)
-                zygote_main(child, for_job_spawners)
+                zygote_main(child, namespaces, job_init)
             finally:
                 os._exit(1)
         child.close()
@@ -416,15 +499,19 @@ class Zygote:
         if ready is None or not ready.get("ready"):
             detail = (ready or {}).get("error", "no answer")
             raise RuntimeError(f"the process spawner did not start: {detail}")
+        if int(ready.get("pid", pid)) != pid:  # forked from the one started (`jobs`), which exited
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+            zygote.pid = int(ready["pid"])
         return zygote
 
-    def fork_job_spawner(
+    def fork_session_spawner(
         self, job_sock: socket.socket, tmpfs_mb: int, private_net: bool = False
     ) -> None:
         """Ask for a job's spawner on `job_sock` (the other end is the caller's);
         `private_net`: a network namespace of its own too (a session's)."""
-        request: JobSpawnerRequest = {
-            "jobspace": {"tmpfs_mb": tmpfs_mb, "private_net": private_net}
+        request: SessionSpawnerRequest = {
+            "session_space": {"tmpfs_mb": tmpfs_mb, "private_net": private_net}
         }
         self._send(request, [job_sock.fileno()])
         job_sock.close()
@@ -442,6 +529,24 @@ class Zygote:
         except OSError as exc:
             self.is_alive = False
             raise ZygoteLost("the sandbox's process spawner was killed or stopped") from exc
+
+    def send_request(self, message: ZygoteRequest, fds: list[int]) -> None:
+        self._send(message, fds)
+
+    def receive_with_fds(self, timeout_s: float) -> tuple[dict[str, Any] | None, list[int]]:
+        """A reply and the descriptors sent with it (a job space's work dir)."""
+        self.sock.settimeout(timeout_s)
+        try:
+            data, fds, _, _ = socket.recv_fds(self.sock, 1 << 16, 4)
+        except (TimeoutError, OSError):
+            return None, []
+        finally:
+            self.sock.settimeout(None)
+        if not data:
+            self.is_alive = False
+            return None, fds
+        message: dict[str, Any] = json.loads(data)
+        return message, fds
 
     def spawn(self, request: SpawnRequest, fds: list[int]) -> int:
         self._send(request, fds)

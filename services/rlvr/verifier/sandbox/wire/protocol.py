@@ -37,6 +37,7 @@ class ExecutorConfig(TypedDict):
 
     output_limit_bytes: int  # captured stdout/stderr kept per run
     is_launcher_enabled: bool
+    is_job_init_enabled: bool
     job_namespaces: str  # preferred | required | off
     tmpfs_mb: int
     # the compiled artefacts PID 1 keeps between jobs (`inside/artefacts.py`): how many, and

@@ -11,18 +11,19 @@ from rlvr.verifier.sandbox.host.engine_seccomp import REFUSED, engine_profile, e
 
 
 @pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
-def test_the_profile_leaves_a_spawner_its_namespaces_and_refuses_the_kernel_as_a_whole(
+def test_the_profile_leaves_the_zygote_its_namespaces_and_refuses_the_kernel_as_a_whole(
     machine: str,
 ) -> None:
     profile = engine_profile(machine)
     (rule,) = profile["syscalls"]
     assert rule["action"] == "SCMP_ACT_ERRNO" and rule["errnoRet"] == 1
     refused = set(rule["names"])
-    # what a job spawner needs (the inner filter refuses them to every run)
-    assert not refused & {"unshare", "mount", "umount2", "clone", "clone3", "prctl"}
+    # what the zygote needs to make and enter jobs' namespaces (the inner filter refuses them
+    # to every run: test_jobspace.py)
+    assert not refused & {"unshare", "setns", "mount", "umount2", "clone", "clone3", "prctl"}
     # what reaches the whole kernel or other processes
     kernel_wide = {
-        "kexec_load", "init_module", "bpf", "perf_event_open", "setns", "ptrace", "userfaultfd",
+        "kexec_load", "init_module", "bpf", "perf_event_open", "ptrace", "userfaultfd",
         "keyctl", "open_by_handle_at", "reboot", "swapon",
     }  # fmt: skip
     assert kernel_wide <= refused

@@ -19,6 +19,7 @@ from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig
 CONFIG: ExecutorConfig = {
     "output_limit_bytes": 1 << 20,
     "is_launcher_enabled": True,
+    "is_job_init_enabled": True,
     "job_namespaces": "off",
     "tmpfs_mb": 64,
     "kept_artefacts": 16,

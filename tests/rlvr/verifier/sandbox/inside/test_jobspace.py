@@ -116,9 +116,14 @@ async def call(sandbox: DockerSandbox, code: str, fn: str) -> Any:
     return decode_value(reply["replies"][1]["value"])
 
 
-@pytest.fixture
-async def sandbox(docker_engine: None) -> AsyncIterator[DockerSandbox]:
-    backend = DockerBackend(sandbox_settings(job_namespaces="required"))
+# Each job's init from the image's binary (docker/sandbox/jobinit.c), and forked from the zygote
+# where an image has none: the same guarantees either way.
+@pytest.fixture(params=[True, False], ids=["init-binary", "forked-init"])
+async def sandbox(
+    docker_engine: None, request: pytest.FixtureRequest
+) -> AsyncIterator[DockerSandbox]:
+    settings = sandbox_settings(job_namespaces="required", is_job_init_enabled=request.param)
+    backend = DockerBackend(settings)
     started = await backend.start()
     assert isinstance(started, DockerSandbox)
     try:
@@ -130,8 +135,8 @@ async def sandbox(docker_engine: None) -> AsyncIterator[DockerSandbox]:
 async def test_every_job_starts_from_the_same_kernel_state(sandbox: DockerSandbox) -> None:
     assert sandbox.has_job_namespaces
     before = await call(sandbox, READER, "state")
-    # the job's own view: its spawner is pid 1 (its init, the run's parent), nothing else
-    assert before["parent"] == 1 and before["processes"][0] == 1, before
+    # the job's own view: its init is pid 1, its parent (the zygote) out of sight, nothing else
+    assert before["parent"] == 0 and before["processes"][0] == 1, before
     assert set(before["processes"]) <= {1, before["pid"]}, before
     assert before["cgroup"] == [] and before["tmp"] == ["w"], before
     assert before["sysv"] == [1, 1, 1], before  # the header lines only
@@ -139,6 +144,33 @@ async def test_every_job_starts_from_the_same_kernel_state(sandbox: DockerSandbo
     assert decode_value(writer["tests"][0]["replies"][1]["value"]) is True, writer
     after = await call(sandbox, READER, "state")
     assert after == before
+
+
+async def test_the_jobs_init_is_out_of_a_runs_reach(sandbox: DockerSandbox) -> None:
+    # pid 1 of the job: non-dumpable (its files are root's, not the run's uid's) and deaf to
+    # what a run sends it; the next job's spaces are made as before
+    probe = """
+import os, signal
+def probe():
+    out = {}
+    for path in ("/proc/1/mem", "/proc/1/fd/0", "/proc/1/environ"):
+        try:
+            open(path, "rb").read(1)
+            out[path] = "readable"
+        except OSError as exc:
+            out[path] = type(exc).__name__
+    for sig in (signal.SIGKILL, signal.SIGSTOP, signal.SIGTERM):
+        os.kill(1, sig)
+    out["init_alive"] = os.path.exists("/proc/1")
+    out["caps"] = [line for line in open("/proc/1/status") if line.startswith("CapEff")]
+    return out
+"""
+    seen = await call(sandbox, probe, "probe")
+    assert seen["/proc/1/mem"] == seen["/proc/1/fd/0"] == "PermissionError", seen
+    assert seen["/proc/1/environ"] == "PermissionError", seen
+    assert seen["init_alive"] is True, seen
+    assert seen["caps"] == ["CapEff:\t0000000000000000\n"], seen
+    assert (await call(sandbox, READER, "state"))["pid"] == 2
 
 
 async def test_runs_can_make_no_namespace_and_no_mount(sandbox: DockerSandbox) -> None:
