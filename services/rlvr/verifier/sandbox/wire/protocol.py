@@ -14,6 +14,7 @@ it may have forged): these types describe what the executor *sends*, not what th
 
 # (No `from __future__ import annotations`: `decode_run_report` reads the shapes' required and
 # optional keys at run time, which Python 3.11 gets wrong for string annotations.)
+import functools
 import types
 from collections.abc import Callable
 from enum import StrEnum
@@ -497,7 +498,7 @@ def _type_wrong(value: object, declared: object, where: str, depth: int = 0) -> 
         shapes = [arm for arm in arms if is_typeddict(arm)]
         if shapes and type(value) is dict:  # the arm its tag names says what is wrong
             for shape in shapes:
-                tag = get_type_hints(shape).get("kind")
+                tag = _hints(shape).get("kind")
                 if tag is not None and value.get("kind") in get_args(tag):
                     return _type_wrong(value, shape, where, depth + 1)
             return f"{where} has no known kind"
@@ -536,8 +537,15 @@ def _type_wrong(value: object, declared: object, where: str, depth: int = 0) -> 
     return None if ok else f"{where} is not {_type_name(declared)}"
 
 
+@functools.cache
+def _hints(shape: type) -> dict[str, object]:
+    """A message type's field types (NotRequired stripped: the field's own type), made once:
+    `get_type_hints` evaluates every annotation again on each call, for every job."""
+    return get_type_hints(shape)
+
+
 def _typeddict_wrong(value: object, shape: type, where: str, depth: int) -> str | None:
-    hints = get_type_hints(shape)  # NotRequired stripped: the field's own type
+    hints = _hints(shape)
     return _shape_wrong(
         value,
         shape,
