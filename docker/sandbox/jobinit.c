@@ -29,39 +29,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
-#if !defined(__x86_64__) && !defined(__aarch64__)
-#error "rlvr-jobinit: raw system calls are written for x86_64 and aarch64 only"
-#endif
-
-typedef unsigned long word;
-
-/* Five arguments, every one set (mount reads its fifth, the options). */
-static long call5(long number, word a, word b, word c, word d, word e) {
-#if defined(__x86_64__)
-    long result;
-    register word r10 __asm__("r10") = d;
-    register word r8 __asm__("r8") = e;
-    __asm__ volatile("syscall"
-                     : "=a"(result)
-                     : "a"(number), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
-                     : "rcx", "r11", "memory");
-    return result;
-#else
-    register long x8 __asm__("x8") = number;
-    register word x0 __asm__("x0") = a;
-    register word x1 __asm__("x1") = b;
-    register word x2 __asm__("x2") = c;
-    register word x3 __asm__("x3") = d;
-    register word x4 __asm__("x4") = e;
-    __asm__ volatile("svc 0"
-                     : "+r"(x0)
-                     : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4)
-                     : "memory");
-    return (long)x0;
-#endif
-}
-
-#define CALL(n, a, b, c, d) call5((n), (word)(a), (word)(b), (word)(c), (word)(d), 0)
+#include "raw_syscall.h"
 
 static __attribute__((noreturn)) void fail(int step) {
     for (;;) CALL(SYS_exit_group, 120 + step, 0, 0, 0);
