@@ -56,7 +56,7 @@ def hardened_container_args(
         pids_limit=settings.pids_limit,
         cpus=settings.cpus,
     )
-    if settings.job_namespaces != "off":  # a job spawner unshares and mounts (engine_seccomp.py)
+    if settings.job_namespaces != "off":  # the zygote unshares, enters, mounts (engine_seccomp.py)
         args["security_opt"] = [*args["security_opt"], engine_security_opt()]
     return {
         **pinned,

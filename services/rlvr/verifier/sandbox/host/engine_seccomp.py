@@ -7,8 +7,8 @@ as the default one does, what reaches the kernel as a whole (modules, kexec, clo
 reboot, BPF, perf, keyrings, handles, userfaultfd, ...) and every other calling convention than
 the host's.
 
-It is the engine's filter, the outer of two: every run is also bound by the filter the zygote
-and its job spawner install (`inside/seccomp.py`), which refuses namespaces, mounts, tracing,
+It is the engine's filter, the outer of two: every run is also bound by the filters the zygote
+and the run itself install (`inside/seccomp.py`), which refuse namespaces, mounts, tracing,
 IPC that outlives a process, network socket families and more. Filters stack and the strictest
 answer wins, so what the inner one refuses, no run can do whatever this one allows.
 """

@@ -112,7 +112,7 @@ class Launcher:
         )
 
     def launch_request(self, request: ExecRequest, program_fd: int | None) -> LaunchRequest:
-        """What a job spawner needs to start the run through the launcher in the job's
+        """What the zygote needs to start the run through the launcher in the job's
         namespaces (its descriptors: `run_fds`)."""
         argv = launch_argv(self.path, request, program_fd is not None)
         return {

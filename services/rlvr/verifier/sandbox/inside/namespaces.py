@@ -7,18 +7,20 @@ counters). Closing them one at a time never ends; so each job gets kernel state 
 job ever had, made by the trusted side before the job's first process exists:
 
 - a user namespace (the container's uid mapped to itself): the capabilities to set the rest
-  up, held only by the job's spawner and dropped before any run;
-- a PID namespace: the job's pids start at 1 and its first process is its trusted spawner,
-  so the PID counter, `ns_last_pid` and every pid a run sees are the job's own;
+  up, held only by the zygote (the home namespaces it enters jobs' spaces from, `jobspace.py`)
+  or a session's spawner, and dropped by every run;
+- a PID namespace: the job's pids start at 1 and its first process is its trusted init, so
+  the PID counter, `ns_last_pid` and every pid a run sees are the job's own;
 - a mount namespace with a fresh `/proc` (that PID namespace's), a fresh tmpfs at `/tmp` (its
   own inode counter, times and contents) and an empty read-only `/sys/fs/cgroup` (the cgroup
   counters, which only rise, are not readable);
 - IPC, UTS and cgroup namespaces: SysV objects, message queues, the host name and the cgroup
   view of one job only.
 
-The network namespace stays the container's (`network_mode: none`, loopback only): candidates
+A job's network namespace is the zygote's home one (new at its start, loopback only): candidates
 may open `AF_UNIX` sockets only, which die with their process (`seccomp.py`). Making one per job
-costs the kernel a netns teardown each time, for state nothing may create.
+costs the kernel a netns teardown each time, for state nothing may create (a session, which
+lives beside others, gets one).
 
 What this needs from the engine is in `host/engine_seccomp.py` (the system calls) and
 `host/docker.py` (`/proc` without Docker's masks, or the kernel refuses a fresh proc mount).
@@ -66,7 +68,7 @@ def _check(result: int, what: str) -> None:
         raise NamespaceError(errno, f"{what}: {os.strerror(errno)}")
 
 
-# clone(2): the child's parent is the caller's parent (PID 1 then waits for a job's spawner
+# clone(2): the child's parent is the caller's parent (PID 1 then waits for a session's spawner
 # as its own child, with no process in between to exit); the child's exit signal.
 _CLONE_PARENT = 0x00008000
 _SIGCHLD = 17
@@ -226,9 +228,10 @@ def ambient_sys_admin() -> Iterator[None]:
         _check(raised, "prctl(PR_CAP_AMBIENT_RAISE)")
         yield
     finally:
-        _check(libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0), "ambient")
         data[0].inheritable = 0
-        _check(libc.capset(ctypes.byref(header), data), "capset")
+        cleared = libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == 0
+        if not cleared or libc.capset(ctypes.byref(header), data) != 0:
+            os._exit(1)  # fail closed: the next program exec'd would keep CAP_SYS_ADMIN
 
 
 def drop_capabilities() -> None:

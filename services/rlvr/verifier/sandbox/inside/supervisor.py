@@ -138,7 +138,7 @@ class Run:
         launcher = self.supervisor.launcher
         if launcher is None or not launchable(request, child_fds):
             return False
-        if self.supervisor.jobspace is not None:  # in the job's namespaces: its spawner starts it
+        if self.supervisor.jobspace is not None:  # in the job's namespaces: the zygote starts it
             launch = launcher.launch_request(request, program_fd)
             self.spawn(launch, launcher.run_fds(child_fds, program_fd))
             return True
@@ -307,14 +307,14 @@ class Supervisor:
             bool(config.get("is_job_init_enabled", True)),
         )
         self.has_job_namespaces = self.namespaces_error is None
-        self.zygote = self.base_zygote  # a job's spawner while a job runs in its namespaces
+        self.zygote = self.base_zygote  # what forks the runs (in a job's namespaces, too)
         self.jobspace: JobSpace | None = None  # the running job's
         self._next_space: JobSpace | None = None  # made between jobs, for the next one
         self._finished_space: JobSpace | None = None  # the last job's, closed between jobs
         self.work_root = WORK_ROOT  # where PID 1 writes and wipes the work dir (runs: WORK_ROOT)
         self.work_fd: int | None = None  # the job's tmpfs, open (work_root is its fd link)
         # native runs start through the image's launcher (None: the zygote forks them); in job
-        # namespaces the job's spawner starts it (`Run.launch`)
+        # namespaces the zygote starts it, inside them (`Run.launch`)
         is_launcher_enabled = config.get("is_launcher_enabled", True)
         self.launcher = Launcher.open() if is_launcher_enabled else None
         self.attributes = self.snapshot()
@@ -323,9 +323,10 @@ class Supervisor:
 
     @contextlib.contextmanager
     def job_space(self) -> Iterator[None]:
-        """Run a job in fresh namespaces (where the container has them): its spawner forks the
-        job's runs, PID 1 writes their files in the job's tmpfs. Nothing of it outlives it: the
-        space is closed by `between_jobs` (after the result is sent) or before the next job."""
+        """Run a job in fresh namespaces (where the container has them): the zygote, in them,
+        forks the job's runs; PID 1 writes their files in the job's tmpfs. Nothing of it
+        outlives it: the space is closed by `between_jobs` (after the result is sent) or before
+        the next job."""
         if not self.has_job_namespaces:
             yield
             return
@@ -349,8 +350,8 @@ class Supervisor:
 
     def between_jobs(self) -> None:
         """While the host reads a result and sends the next job: close the finished job's
-        space and make the next one (~4 ms of unshare, mounts and forks that no job then waits
-        for). A next space that cannot be made now is tried again at the job's start."""
+        space and make the next one (unshare, mounts, the init's start: no job waits for
+        them). A next space that cannot be made now is tried again at the job's start."""
         if not self.has_job_namespaces:
             return
         self._close_finished()
@@ -364,7 +365,7 @@ class Supervisor:
             self._finished_space = None
 
     def trusted_pids(self) -> set[int]:
-        """PID 1, the zygote and the job's spawner and init: what a sweep never kills."""
+        """PID 1, the zygote and the jobs' inits: what a sweep never kills."""
         spaces = (self.jobspace, self._next_space, self._finished_space)
         return {1, os.getpid(), self.base_zygote.pid, *(p for s in spaces if s for p in s.pids)}
 

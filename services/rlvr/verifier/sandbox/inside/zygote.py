@@ -98,7 +98,7 @@ class PythonSessionRequest(_SpawnBase):
 
 
 class LaunchRequest(_SpawnBase):
-    """A native run through the image's launcher (`launcher.py`), started by a job's spawner
+    """A native run through the image's launcher (`launcher.py`), started by the zygote
     inside the job's namespaces; its descriptors: stdin, stdout, stderr, the filter, the binary."""
 
     mode: Literal["launch"]
@@ -151,7 +151,8 @@ class GroupRequest(TypedDict):
     counts: list[int]
 
 
-# What PID 1 asks of a spawner: one run (by `mode`), a group of runs, or a job's spawner.
+# What PID 1 asks of a spawner: one run (by `mode`), a group of runs, to enter or leave a job's
+# space, or a session's spawner.
 ZygoteRequest = SpawnRequest | GroupRequest | SessionSpawnerRequest | EnterRequest | LeaveRequest
 # What namespaces a zygote makes: none; a job space per `/code` job, which it enters itself
 # (`jobspace.py`); a spawner per session (`session_space.py`).
@@ -281,7 +282,7 @@ def zygote_main(
 
 
 def serve(sock: socket.socket) -> None:
-    """The spawn loop (the zygote's, and each job spawner's): one request at a time."""
+    """The spawn loop (the zygote's, and each session spawner's): one request at a time."""
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(sock, 1 << 16, 16)
@@ -297,6 +298,13 @@ def serve(sock: socket.socket) -> None:
             options = cast(SessionSpawnerRequest, request)["session_space"]
             _clone_session_spawner(sock, options, fds)
             continue
+        if _JOB_SPACES is not None and _JOB_SPACES.init is None:
+            # a zygote that enters jobs' spaces runs nothing at home (its home mount namespace
+            # holds the container's /tmp): PID 1 reads the silence as a lost zygote
+            for fd in fds:
+                os.close(fd)
+            sock.send(b'{"error": "no job space entered"}')
+            continue
         if "group" in request:
             group = cast(GroupRequest, request)
             _spawn_group(sock, group["group"], group["counts"], fds)
@@ -311,10 +319,12 @@ def serve(sock: socket.socket) -> None:
 
 # The zygote's own /proc/self/oom_score_adj, open for writing (see `open_own_oom_score_adj`).
 _OOM_FD = -1
-# Descriptors this process holds for itself, which no child keeps (the OOM score file; in a
-# job's spawner, the container's /proc too).
+# Descriptors this process holds for itself, which no child keeps: the OOM score file; in a
+# zygote that enters jobs' spaces, its home namespaces and the container's /proc; in a session's
+# spawner, the container's /proc.
 _PRIVATE_FDS: list[int] = []
-# In a session's spawner (its namespace's init): its runs' pids as PID 1 names them.
+# In a zygote that enters jobs' spaces (the first process of its home PID namespace) and in a
+# session's spawner (its namespace's init): its children's pids as PID 1 names them.
 _PIDS: ContainerPids | None = None
 # In a zygote that enters jobs' spaces: its home and the job it is in; and the job filter each
 # of its children adds (with its capabilities dropped) before anything else.
@@ -370,8 +380,8 @@ def _outer(pid: int) -> int:
 
 
 def _wait(pid: int) -> int:
-    """The wait status of `pid`, this process's child; a job spawner, its namespace's init,
-    also reaps whatever the job orphaned meanwhile (they are its children now)."""
+    """The wait status of `pid`, this process's child; a session's spawner, its namespace's
+    init, also reaps whatever the session orphaned meanwhile (they are its children now)."""
     while True:
         done, status = os.waitpid(-1, 0)
         if done == pid:
@@ -472,8 +482,8 @@ class ZygoteLost(Exception):
 
 
 class Zygote:
-    """PID 1's handle on a spawner: the zygote (`start`), or a job's spawner (`jobspace.py`),
-    which speaks the same protocol."""
+    """PID 1's handle on a spawner: the zygote (`start`), or a session's spawner
+    (`session_space.py`), which speaks the same protocol."""
 
     def __init__(self, sock: socket.socket, pid: int) -> None:
         self.pid = pid
@@ -508,7 +518,7 @@ class Zygote:
     def fork_session_spawner(
         self, job_sock: socket.socket, tmpfs_mb: int, private_net: bool = False
     ) -> None:
-        """Ask for a job's spawner on `job_sock` (the other end is the caller's);
+        """Ask for a session's spawner on `job_sock` (the other end is the caller's);
         `private_net`: a network namespace of its own too (a session's)."""
         request: SessionSpawnerRequest = {
             "session_space": {"tmpfs_mb": tmpfs_mb, "private_net": private_net}
@@ -518,7 +528,7 @@ class Zygote:
         reply = self.receive(timeout_s=5)
         if reply is None or not reply.get("forked"):
             self.is_alive = False
-            raise ZygoteLost("the sandbox's process spawner did not fork a job spawner")
+            raise ZygoteLost("the sandbox's process spawner did not clone a session spawner")
 
     def _send(self, message: ZygoteRequest, fds: list[int]) -> None:
         """A request to the zygote; a zygote that is gone (a candidate killed it: the socket's
