@@ -21,6 +21,7 @@ import pytest
 
 from rlvr.client import VerifierClient
 from rlvr.schemas.sessions import CellStatus
+from rlvr.verifier.scaleout.session_router import session_tag
 from rlvr.verifier.testing.ray_cluster import RayCluster, ray_cluster
 from tests.support.server import REPO_ROOT, free_port
 
@@ -157,29 +158,41 @@ def test_each_replica_keeps_its_sandboxes_on_its_own_nodes_engine(deployed: Depl
 
 
 def test_a_sessions_calls_reach_the_replica_that_holds_it(deployed: Deployed) -> None:
-    """Every cell of twelve sessions opened through Serve's proxy, sent through the proxy with
-    the `x-session-id` header the client adds, finds that session's own state. The same call
-    without the header is routed like any other request and often reaches the replica that
-    does not hold the session, which answers 404: the router does the work. (Where the opens
-    land is Serve's shorter-queue choice: usually both replicas, not always.)"""
+    """Every cell of sessions opened through Serve's proxy, sent through the proxy with the
+    `x-session-id` header the client adds, finds that session's own state, on both replicas.
+    The same call without the header is routed like any other request, whichever replica holds
+    the session: for a session on each replica, some of those calls reach the other one, which
+    answers 404. The router does the work."""
     with VerifierClient(deployed.url, timeout=60) as client:
-        # opened at once, so Serve's shorter-queue choice spreads them over both replicas
-        with ThreadPoolExecutor(12) as opener:
-            sessions = list(opener.map(lambda _: client.session(timeout_s=20), range(12)))
+        sessions: list = []
         try:
+            # opened twelve at once, so Serve's shorter-queue choice spreads them over both
+            # replicas; a round can land on one (the other may still be starting: Serve lists
+            # a replica once its start-up is over, seconds after its sandboxes exist)
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline:
+                with ThreadPoolExecutor(12) as opener:
+                    opened = opener.map(lambda _: client.session(timeout_s=20), range(12))
+                    sessions += list(opened)
+                if len({session_tag(session.id) for session in sessions}) >= 2:
+                    break
+                time.sleep(2)
+            holders = {session_tag(session.id): session for session in sessions}
+            assert len(holders) >= 2, f"{len(sessions)} sessions all landed on one replica"
             for i, session in enumerate(sessions):
                 assert session.run(f"x = {i}").status == CellStatus.ok
             for _ in range(3):
                 for i, session in enumerate(sessions):
                     cell = session.run("x")
                     assert (cell.status, cell.value) == (CellStatus.ok, str(i)), cell
+            # without the header: a session on each replica, 16 calls each; whichever replica
+            # the proxy favours, the calls for the session on the other one answer 404
             unrouted = [
                 httpx.post(
-                    f"{deployed.url}/sessions/{sessions[0].id}/run",
-                    json={"code": "x"},
-                    timeout=60,
+                    f"{deployed.url}/sessions/{held.id}/run", json={"code": "x"}, timeout=60
                 ).status_code
-                for _ in range(24)
+                for held in holders.values()
+                for _ in range(16)
             ]
             assert 404 in unrouted and set(unrouted) <= {200, 404}, unrouted
         finally:
