@@ -54,14 +54,34 @@ def state():
         "sysv": [read(f"/proc/sysvipc/{k}").count("\\n") for k in ("shm", "msg", "sem")],
         "hostname": os.uname().nodename,
         "tmp": sorted(os.listdir("/tmp")),
+        "abstract_socket": connect_abstract(),
     }
+
+def connect_abstract():
+    import socket
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect("\\0rlvr-leak-probe")
+        return "connected"
+    except OSError as exc:
+        return type(exc).__name__
+    finally:
+        probe.close()
 """
 # What a run may do to kernel state without leaving anything the sweep reports (a leftover
 # process or file retires the container: `test_hostile_isolation.py`): files made and removed
-# (the inode counter), 200 forks (the PID counter), 64 MB touched (the memory high-water mark).
+# (the inode counter), 200 forks (the PID counter), 64 MB touched (the memory high-water mark),
+# an abstract unix socket name bound in the network namespace jobs share (the zygote's home:
+# it goes with the run's process; the writer checks it could be reached while it lived).
 WRITER = """
-import os
+import os, socket
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+listener.bind("\\0rlvr-leak-probe")
+listener.listen(1)
 def write():
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.connect("\\0rlvr-leak-probe")
+    probe.close()
     for n in range(300):
         path = f"/tmp/f{n}"
         open(path, "w").close()
@@ -140,6 +160,7 @@ async def test_every_job_starts_from_the_same_kernel_state(sandbox: DockerSandbo
     assert set(before["processes"]) <= {1, before["pid"]}, before
     assert before["cgroup"] == [] and before["tmp"] == ["w"], before
     assert before["sysv"] == [1, 1, 1], before  # the header lines only
+    assert before["abstract_socket"] == "ConnectionRefusedError", before
     writer = await sandbox.run(call_job(WRITER, "write"), timeout_s=60)
     assert decode_value(writer["tests"][0]["replies"][1]["value"]) is True, writer
     after = await call(sandbox, READER, "state")
