@@ -11,10 +11,10 @@ adds the job filter (no namespaces, no mounts, no PR_SET_DUMPABLE) before anythi
 (`zygote.child_main`). When PID 1 closes the space, the zygote kills the init (the kernel then
 kills whatever is left in the job), reaps, and goes back to its home namespaces.
 
-Why the zygote and not a process per job: every process here is a copy of the warm
+Why the zygote and not a process per job: a process forked per job is a copy of the warm
 interpreter, whose fork, copy-on-write faults and exit cost more CPU than a trivial run. A job
-then costs two copies (its init, its run), where a spawner per job cost three or four
-(`benchmarks/RESULTS.md`, "Tool calls").
+now costs one copy (its run) and an exec'd init, where a spawner per job cost four copies
+(`benchmarks/RESULTS.md`, "Tool calls: one process per job").
 
 A run sees only its job: pids from 1 (its init, which takes no signal a run sends), a `/proc`
 of the job's processes (not PID 1's, not the zygote's: they are outside its PID namespace), a
@@ -36,6 +36,7 @@ import socket
 from collections.abc import Callable
 
 from rlvr.verifier.sandbox.inside.launcher import is_launcher_trusted
+from rlvr.verifier.sandbox.inside.libc import load_libc
 from rlvr.verifier.sandbox.inside.namespaces import (
     PER_JOB_NAMESPACES,
     HomeNamespaces,
@@ -197,8 +198,6 @@ def _fork_init(inherited: list[int]) -> int:
             for fd in inherited:
                 os.close(fd)
             os.setsid()  # a group of its own: pgid 1 names it alone, and no run joins it
-            from rlvr.verifier.sandbox.inside.libc import load_libc
-
             load_libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             mount_fresh_proc()
             drop_capabilities()

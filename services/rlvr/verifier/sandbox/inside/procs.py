@@ -108,3 +108,34 @@ def decode_status(status: int) -> tuple[int | None, int | None]:
     if os.WIFSIGNALED(status):
         return None, os.WTERMSIG(status)
     return None, None
+
+
+class ContainerPids:
+    """A process's children's pids as PID 1 names them, for one that lives in another PID
+    namespace (the zygote in its home one, a session's spawner in its session's): through a
+    pidfd (a process, whatever namespace names it) and the container's `/proc`, opened before
+    any other was mounted over it. `fdinfo` prints a pidfd's pid in the namespace of the /proc
+    it is read through."""
+
+    def __init__(self) -> None:
+        self.proc_fd = os.open("/proc", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+    @property
+    def own(self) -> int:
+        return int(os.readlink("self", dir_fd=self.proc_fd))
+
+    def of(self, pid: int) -> int:
+        pidfd = os.pidfd_open(pid)
+        try:
+            fd = os.open(f"self/fdinfo/{pidfd}", os.O_RDONLY, dir_fd=self.proc_fd)
+            try:
+                info = os.read(fd, 4096)
+            finally:
+                os.close(fd)
+        finally:
+            os.close(pidfd)
+        start = info.index(b"Pid:") + 4
+        outer = int(info[start : info.index(b"\n", start)])
+        if outer <= 0:
+            raise ProcessLookupError(pid)
+        return outer

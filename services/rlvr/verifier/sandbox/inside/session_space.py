@@ -36,7 +36,7 @@ from rlvr.verifier.sandbox.inside.namespaces import (
     mount_fresh_proc,
     mount_job_filesystems,
 )
-from rlvr.verifier.sandbox.inside.procs import open_own_oom_score_adj
+from rlvr.verifier.sandbox.inside.procs import ContainerPids, open_own_oom_score_adj
 from rlvr.verifier.sandbox.inside.seccomp import install_seccomp, job_filter_program
 from rlvr.verifier.sandbox.inside.zygote import WORK_ROOT, Zygote, ZygoteLost
 
@@ -50,36 +50,6 @@ def prepare_session_spawners() -> None:
     """In the zygote, before any session: what every spawner uses, made once."""
     global _JOB_FILTER
     _JOB_FILTER = job_filter_program(os.uname().machine)
-
-
-class ContainerPids:
-    """The spawner's view of its runs' pids in the container's PID namespace, where PID 1
-    lives: through a pidfd (a process, whatever namespace names it) and the container's
-    `/proc`, kept open from before the job's own was mounted over it. `fdinfo` prints a
-    pidfd's pid in the namespace of the /proc it is read through."""
-
-    def __init__(self) -> None:
-        self.proc_fd = os.open("/proc", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-
-    @property
-    def own(self) -> int:
-        return int(os.readlink("self", dir_fd=self.proc_fd))
-
-    def of(self, pid: int) -> int:
-        pidfd = os.pidfd_open(pid)
-        try:
-            fd = os.open(f"self/fdinfo/{pidfd}", os.O_RDONLY, dir_fd=self.proc_fd)
-            try:
-                info = os.read(fd, 4096)
-            finally:
-                os.close(fd)
-        finally:
-            os.close(pidfd)
-        start = info.index(b"Pid:") + 4
-        outer = int(info[start : info.index(b"\n", start)])
-        if outer <= 0:
-            raise ProcessLookupError(pid)
-        return outer
 
 
 def session_spawner_main(sock: socket.socket, tmpfs_mb: int, ids: tuple[int, int]) -> None:

@@ -27,6 +27,7 @@ from rlvr.verifier.sandbox.inside.fds import close_fds_but, place_fds
 from rlvr.verifier.sandbox.inside.namespaces import drop_capabilities
 from rlvr.verifier.sandbox.inside.procs import (
     CATCHABLE_SIGNALS,
+    ContainerPids,
     apply_rlimits,
     install_exit_builtins,
     open_own_oom_score_adj,
@@ -42,7 +43,6 @@ from rlvr.verifier.sandbox.wire.protocol import FAIL_EXIT_CODE
 
 if TYPE_CHECKING:
     from rlvr.verifier.sandbox.inside.jobspace import JobSpaces
-    from rlvr.verifier.sandbox.inside.session_space import ContainerPids
 
 WORK_ROOT = "/tmp"
 
@@ -357,7 +357,6 @@ def _prepare_namespaces(namespaces: Namespaces, job_init: bool) -> None:
     elif namespaces == "jobs":
         from rlvr.verifier.sandbox.inside.jobspace import JobSpaces, trusted_job_init
         from rlvr.verifier.sandbox.inside.namespaces import HomeNamespaces, enter_home_namespaces
-        from rlvr.verifier.sandbox.inside.session_space import ContainerPids
 
         init_path = trusted_job_init() if job_init else None
         # The zygote is the first process of its home PID namespace: this one forks it and
@@ -578,15 +577,8 @@ class Zygote:
         return [int(pid) for pid in reply["pids"]]
 
     def receive(self, timeout_s: float) -> dict[str, Any] | None:
-        self.sock.settimeout(timeout_s)
-        try:
-            data = self.sock.recv(1 << 16)
-        except (TimeoutError, OSError):
-            return None
-        finally:
-            self.sock.settimeout(None)
-        if not data:
-            self.is_alive = False
-            return None
-        message: dict[str, Any] = json.loads(data)
+        """A reply that carries no descriptor (any sent are closed)."""
+        message, fds = self.receive_with_fds(timeout_s)
+        for fd in fds:
+            os.close(fd)
         return message
