@@ -171,7 +171,9 @@ def run_code_call(client: aiohttp.ClientSession, url: str) -> Callable[[], Await
 
 async def bench(url: str, levels: list[int], calls_per_slot: int, docker_calls: int) -> list[Row]:
     rows: list[Row] = []
-    connector = aiohttp.TCPConnector(limit=max(levels) + 8)
+    # idle connections dropped before the server's keep-alive (5 s) closes them: a request sent
+    # on one the server is closing that instant fails (`ServerDisconnectedError`, seen once)
+    connector = aiohttp.TCPConnector(limit=max(levels) + 8, keepalive_timeout=2)
     timeout = aiohttp.ClientTimeout(total=120)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as client:
         ours = run_code_call(client, url)

