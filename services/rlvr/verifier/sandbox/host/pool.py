@@ -5,6 +5,12 @@ reported an anomaly, or served `max_jobs_per_sandbox` jobs is removed and a fres
 in the background. When the backend cannot start sandboxes (Docker unreachable) and none is
 alive, `acquire` fails at once with SandboxUnavailable instead of waiting.
 
+A sandbox's planned end is replaced ahead: once it is within a tenth of its job limit, the pool
+starts its successor, so the sandboxes not about to leave stay `size` (for a few seconds the pool
+holds one more). Replaced only when gone, the pool served with one sandbox fewer for the length
+of a start, and since a pool's sandboxes share the load evenly they reach their limit together:
+measured, every such moment was a second at about half the calls/s, and double the latency.
+
 Lending is first come, first served: a returned sandbox goes straight to the borrower that has
 waited longest. (Through an `asyncio.Queue`, a borrower that arrives while the woken one has
 not yet run takes the sandbox, and the woken one goes to the back of the line: under a steady
@@ -158,6 +164,8 @@ class SandboxPool:
         if self._closed:
             self._retire(sandbox)
         elif sandbox.is_alive and sandbox.jobs_done < self.max_jobs_per_sandbox:
+            if sandbox.jobs_done == self._leaving_from:
+                self._wake.set()  # its successor starts now (`_maintain`)
             self._offer(sandbox)
         else:
             self._retire(sandbox)
@@ -180,7 +188,7 @@ class SandboxPool:
         backoff_s = 0.5
         while not self._closed:
             self._wake.clear()
-            missing = self.size - len(self._live) - self._starting
+            missing = self.size + self._leaving() - len(self._live) - self._starting
             if missing > 0:
                 # at most two at a time: the engine serialises container starts anyway
                 batch = min(missing, 2)
@@ -215,6 +223,17 @@ class SandboxPool:
         self._live.add(sandbox)
         self._offer(sandbox)
 
+    @property
+    def _leaving_from(self) -> int:
+        """The job count from which a sandbox counts as leaving (its successor starts); past
+        the limit (never) where the limit is too small to have a tenth of it."""
+        lead = self.max_jobs_per_sandbox // 10
+        return self.max_jobs_per_sandbox - lead if lead else self.max_jobs_per_sandbox + 1
+
+    def _leaving(self) -> int:
+        """Live sandboxes near their job limit, whose successors the pool starts ahead."""
+        return sum(s.jobs_done >= self._leaving_from for s in self._live)
+
     def _drop_dead_idle(self) -> None:
         """Idle sandboxes whose container vanished (engine restart, `docker kill`)."""
         idle, self._idle = self._idle, deque()
@@ -230,6 +249,7 @@ class SandboxPool:
             "live": len(self._live),
             "idle": len(self._idle),
             "starting": self._starting,
+            "leaving": self._leaving(),  # near their job limit, successors started ahead
             "started_total": self.started_total,
             "retired_total": self.retired_total,
             # live sandboxes whose image has the native launcher (the rest fork each run)

@@ -1,12 +1,14 @@
 """The pool's lending rules without Docker (FAKE sandboxes, `tests/support/sandbox_fakes.py`): a
 wait bounded by `acquire_timeout_s`, a closed or failing pool refusing at once, a cancelled wait
-keeping its sandbox, a dead idle sandbox replaced, borrowers served in the order they came. The
-real-engine versions are in test_pool.py and test_docker.py."""
+keeping its sandbox, a dead idle sandbox replaced, borrowers served in the order they came, a
+sandbox near its job limit replaced ahead. The real-engine versions are in test_pool.py and
+test_docker.py."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -121,5 +123,59 @@ async def test_an_idle_sandbox_that_died_is_retired_and_replaced() -> None:
             assert sandbox is not backend.started[0] and sandbox.is_alive
         assert backend.started[0] in backend.removed
         assert pool.stats()["retired_total"] == 1
+    finally:
+        await pool.close()
+
+
+async def _run_jobs(pool: SandboxPool, count: int) -> None:
+    for _ in range(count):
+        async with pool.acquire() as sandbox:
+            await sandbox.run({"tests": []}, 1)  # type: ignore[typeddict-item, unused-ignore]
+
+
+async def _until(condition: Callable[[], bool], within_s: float = 2.0) -> None:
+    deadline = time.monotonic() + within_s
+    while not condition():
+        assert time.monotonic() < deadline, "not within the time"
+        await asyncio.sleep(0.01)
+
+
+async def test_a_sandbox_near_its_job_limit_has_its_successor_started_ahead() -> None:
+    """Within a tenth of its limit a sandbox's successor starts, so the pool never serves with
+    fewer sandboxes than its size while one is replaced; the old one still ends at its limit."""
+    backend = FakeBackend()
+    pool = SandboxPool(backend, size=1, max_jobs_per_sandbox=20, acquire_timeout_s=5)
+    await pool.start(warm_timeout_s=2)
+    try:
+        first = backend.started[0]
+        await _run_jobs(pool, 17)
+        await asyncio.sleep(0.05)
+        assert len(backend.started) == 1  # not yet within a tenth (2 jobs) of 20
+        await _run_jobs(pool, 1)
+        await _until(lambda: len(backend.started) == 2)
+        assert pool.stats()["live"] == 2 and pool.stats()["leaving"] == 1
+        assert first not in backend.removed  # it serves on, up to its limit
+        while first.jobs_done < 20:
+            await _run_jobs(pool, 1)
+        await _until(lambda: first in backend.removed)
+        await asyncio.sleep(0.05)
+        assert len(backend.started) == 2 and pool.stats()["live"] == 1  # nothing more started
+        assert pool.stats()["leaving"] == 0
+    finally:
+        await pool.close()
+
+
+async def test_a_small_job_limit_replaces_only_when_reached() -> None:
+    """Below 10 jobs a tenth is nothing: the sandbox is replaced when gone, as before."""
+    backend = FakeBackend()
+    pool = SandboxPool(backend, size=1, max_jobs_per_sandbox=5, acquire_timeout_s=5)
+    await pool.start(warm_timeout_s=2)
+    try:
+        await _run_jobs(pool, 4)
+        await asyncio.sleep(0.05)
+        assert len(backend.started) == 1
+        await _run_jobs(pool, 1)
+        await _until(lambda: len(backend.started) == 2)
+        assert backend.started[0] in backend.removed and backend.started[0].jobs_done == 5
     finally:
         await pool.close()
