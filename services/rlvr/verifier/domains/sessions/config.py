@@ -24,6 +24,11 @@ class SessionContainerSettings(DockerSandboxSettings):
         "sessions_per_container x (max_processes + 3).",
     )
     cpus: float = Field(2.0, gt=0, description="CPU share of one container (nano_cpus).")
+    cpu_pinning: Literal["spread", "off"] = Field(
+        "off",
+        description="Off: a container's many sessions run cells at once, on up to `cpus` cores "
+        "(`spread` would pin all of them to one).",
+    )
     tmpfs_mb: int = Field(8, ge=8, description="The container's /tmp (sessions have their own).")
     job_namespaces: Literal["preferred", "required", "off"] = Field(
         "required", description="Sessions need their own namespaces: keep `required`."

@@ -12,11 +12,12 @@ import contextlib
 import logging
 import secrets
 import socket
+import threading
 import uuid
 from typing import Any, cast
 
 import docker
-from docker.errors import DockerException, NotFound
+from docker.errors import APIError, DockerException, NotFound
 
 from rlvr.verifier.docker_engine import (
     POOL_ID_LABEL,
@@ -33,6 +34,12 @@ from rlvr.verifier.docker_engine import (
     socket_path,
 )
 from rlvr.verifier.sandbox.host.backend import SandboxLost, SandboxUnavailable
+from rlvr.verifier.sandbox.host.cpu_spread import (
+    PINNED_CPU_LABEL,
+    allowed_cpus,
+    least_used_cpu,
+    pinned_counts,
+)
 from rlvr.verifier.sandbox.host.engine_seccomp import engine_security_opt
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, MAIN_MODULE, bootstrap_payload
@@ -44,10 +51,15 @@ log = logging.getLogger(__name__)
 
 
 def hardened_container_args(
-    settings: DockerSandboxSettings, labels: dict[str, str], uid: int
+    settings: DockerSandboxSettings, labels: dict[str, str], uid: int, cpu: int | None = None
 ) -> dict[str, Any]:
-    """The container's isolation, in one place (docs: Code verifier, "Containers")."""
-    pinned = {"cpuset_cpus": settings.cpuset_cpus} if settings.cpuset_cpus else {}
+    """The container's isolation, in one place (docs: Code verifier, "Containers"); `cpu`: the
+    one CPU it is pinned to (`cpu_spread.py`), else `cpuset_cpus` where set."""
+    if cpu is not None:
+        pinned = {"cpuset_cpus": str(cpu)}
+        labels = {**labels, PINNED_CPU_LABEL: str(cpu)}
+    else:
+        pinned = {"cpuset_cpus": settings.cpuset_cpus} if settings.cpuset_cpus else {}
     args = locked_down(
         uid=uid,
         labels=labels,
@@ -200,6 +212,10 @@ class DockerBackend:
             raise SandboxUnavailable(str(exc)) from exc
         self.pool_id = uuid.uuid4().hex[:12]
         self._client: docker.DockerClient | None = None
+        # the CPUs containers are spread over, one each (empty: not pinned); creates hold the
+        # lock from counting the pinned containers to creating, so this pool's do not collide
+        self._cpus = allowed_cpus(settings.cpuset_cpus) if settings.cpu_pinning == "spread" else []
+        self._spread_lock = threading.Lock()
         self._config: ExecutorConfig = {
             "output_limit_bytes": settings.output_limit_bytes,
             "is_launcher_enabled": settings.is_launcher_enabled,
@@ -224,9 +240,25 @@ class DockerBackend:
         return pool_labels(self.settings.label, self.pool_id)
 
     def _create(self) -> tuple[str, str]:
+        if not self._cpus:
+            return self._create_on(None)
+        with self._spread_lock:
+            listed = self._docker().api.containers(all=True, filters={"label": PINNED_CPU_LABEL})
+            cpu = least_used_cpu(self._cpus, pinned_counts(c.get("Labels") for c in listed))
+            try:
+                return self._create_on(cpu)
+            except APIError as exc:
+                # ("Requested CPUs are not available - requested 8, available: 0-1")
+                if self.settings.cpuset_cpus or "cpu" not in str(exc).lower():
+                    raise  # a CPU the user named is theirs to fix: the start fails and says so
+                log.warning("sandbox containers unpinned: the engine refused CPU %d: %s", cpu, exc)
+                self._cpus = []
+        return self._create_on(None)
+
+    def _create_on(self, cpu: int | None) -> tuple[str, str]:
         uid = 100_000 + secrets.randbelow(1_000_000_000)  # per container: RLIMIT_NPROC is per uid
         name = f"rlvr-{self.settings.label}-{self.pool_id}-{uuid.uuid4().hex[:8]}"
-        args = hardened_container_args(self.settings, self.labels(), uid)
+        args = hardened_container_args(self.settings, self.labels(), uid, cpu)
         client = self._docker()
         if self.settings.job_namespaces == "off":
             container = client.containers.create(name=name, **args)

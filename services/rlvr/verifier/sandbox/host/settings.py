@@ -20,6 +20,14 @@ class DockerSandboxSettings(BaseModel):
         description="CPUs the containers may run on (Docker's cpuset, e.g. `0-3`): keeps code "
         "on the cores given to it, apart from math workers and the trainer.",
     )
+    cpu_pinning: Literal["spread", "off"] = Field(
+        "spread",
+        description="`spread`: each container pinned to one CPU (of `cpuset_cpus`, else of the "
+        "CPUs this service may use), the one fewest of this engine's sandbox containers are "
+        "pinned to; a container's processes then hand work to each other on one core (~14% "
+        "less CPU per /run_code call, measured). Where the engine refuses a derived CPU, "
+        "containers start unpinned. `off`: containers roam the `cpuset_cpus` (or all CPUs).",
+    )
     tmpfs_mb: int = Field(64, ge=8, description="Size of the only writable place, /tmp.")
     output_limit_bytes: int = Field(
         1 << 20, ge=1024, description="Captured stdout/stderr kept per run; more is a failure."

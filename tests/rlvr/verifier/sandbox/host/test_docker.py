@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 import docker
@@ -11,6 +12,7 @@ import pytest
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.verifier import open_code_verifier
+from rlvr.verifier.sandbox.host.cpu_spread import PINNED_CPU_LABEL
 from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.inside import executor
@@ -72,6 +74,74 @@ async def test_container_is_hardened_and_the_executor_unreachable(docker_engine:
         assert seen["root_fs"] == "read-only"
         for path in ("/proc/1/fd/1", "/proc/1/mem", "/proc/1/environ"):
             assert seen[path] == "PermissionError", seen
+    finally:
+        await backend.close()
+
+
+AFFINITY = "import os\ndef cpus():\n    return sorted(os.sched_getaffinity(0))\n"
+
+
+def pinned_cpu(container_id: str) -> tuple[str, str | None]:
+    """(the container's cpuset, its `rlvr.cpu` label)."""
+    attrs = docker.from_env().api.inspect_container(container_id)
+    return attrs["HostConfig"]["CpusetCpus"], attrs["Config"]["Labels"].get(PINNED_CPU_LABEL)
+
+
+async def test_each_container_runs_on_a_cpu_of_its_own(docker_engine: None) -> None:
+    """Spread: a backend's containers are pinned to different CPUs (the machine has at least
+    two), and a run inside sees only its container's CPU."""
+    backend = DockerBackend(sandbox_settings())
+    assert backend.settings.cpu_pinning == "spread" and len(os.sched_getaffinity(0)) >= 2
+    try:
+        first, second = await backend.start(), await backend.start()
+        pins = [pinned_cpu(first.container_id), pinned_cpu(second.container_id)]
+        assert all(cpuset == label and cpuset.isdigit() for cpuset, label in pins), pins
+        assert pins[0] != pins[1]
+        for sandbox, (cpuset, _) in zip((first, second), pins, strict=True):
+            result = await sandbox.run(call_job(AFFINITY, "cpus"), timeout_s=30)
+            assert decode_value(result["tests"][0]["replies"][1]["value"]) == [int(cpuset)]
+    finally:
+        await backend.close()
+
+
+async def test_the_spread_counts_other_pools_containers(docker_engine: None) -> None:
+    """Two services on one engine (two backends) do not stack their containers on one CPU."""
+    ours, theirs = DockerBackend(sandbox_settings()), DockerBackend(sandbox_settings())
+    try:
+        held = await theirs.start()
+        mine = await ours.start()
+        cpus = sorted(os.sched_getaffinity(0))
+        taken = pinned_cpu(held.container_id)[0]
+        assert pinned_cpu(mine.container_id)[0] != taken or len(cpus) == 1
+    finally:
+        await ours.close()
+        await theirs.close()
+
+
+async def test_a_cpu_the_engine_refuses_leaves_the_containers_unpinned(
+    docker_engine: None,
+) -> None:
+    """A derived CPU the engine does not have (the service sees other CPUs than the engine):
+    the container starts unpinned, and so do the next ones."""
+    backend = DockerBackend(sandbox_settings())
+    backend._cpus = [4095]
+    try:
+        sandbox = await backend.start()
+        assert pinned_cpu(sandbox.container_id) == ("", None)
+        assert backend._cpus == []
+        result = await sandbox.run(call_job(AFFINITY, "cpus"), timeout_s=30)
+        assert decode_value(result["tests"][0]["replies"][1]["value"]) == sorted(
+            os.sched_getaffinity(0)
+        )
+    finally:
+        await backend.close()
+
+
+async def test_pinning_off_leaves_containers_on_every_cpu(docker_engine: None) -> None:
+    backend = DockerBackend(sandbox_settings(cpu_pinning="off"))
+    try:
+        sandbox = await backend.start()
+        assert pinned_cpu(sandbox.container_id) == ("", None)
     finally:
         await backend.close()
 
