@@ -59,7 +59,10 @@ def attributes():
         "limits_zygote": limits(zygote),
         "nice": [os.getpriority(os.PRIO_PROCESS, p) for p in (1, zygote, 0)],
         "policy": [os.sched_getscheduler(p) for p in (1, zygote, 0)],
-        "affinity": [sorted(os.sched_getaffinity(p)) for p in (1, zygote, 0)],
+        # where each may run: alike, and how many CPUs (containers are pinned each to a CPU
+        # of its own, so which CPU it is depends on the container that ran the job)
+        "affinity": [os.sched_getaffinity(p) == os.sched_getaffinity(0) for p in (1, zygote)]
+        + [len(os.sched_getaffinity(0))],
         "nproc": resource.getrlimit(resource.RLIMIT_NPROC)[0],
     }
 """
