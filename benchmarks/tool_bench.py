@@ -445,8 +445,9 @@ def main() -> None:
         "VERIFIER_LEAN__IS_ENABLED": "false",
         "VERIFIER_LOG_LEVEL": "warning",
         "VERIFIER_SESSIONS__MAX_SESSIONS": str(max_sessions),
-        # one connection per session in flight, and the service's own descriptors
-        "VERIFIER_SERVER__MAX_CONNECTIONS": str(max_sessions + 256),
+        # one connection per session and per call in flight, and room for those the client is
+        # closing (idle past its keep-alive) while it opens others
+        "VERIFIER_SERVER__MAX_CONNECTIONS": str(max_sessions + max(levels, default=0) + 256),
     }
     with running_service(env) as url:
         rows = asyncio.run(bench(url, levels, args.calls, args.docker_calls)) if levels else []
