@@ -5,9 +5,9 @@ the run, the run's exit wakes them both). Left to roam, they land on different c
 hand-over is a wake-up across cores (on a virtual machine, an interrupt through the hypervisor)
 and a cold cache for the fork's page tables. Pinned to one core, a container's chain stays on
 it. Measured on this project's 2-core machine (benchmarks/RESULTS.md, "Tool calls: one core per
-container"): about 14% less CPU per `/run_code` call. It also gives each container a core of its
-own while there are as many cores as containers: a program's time is less at the mercy of its
-neighbours'.
+container"): about 12% less CPU per `/run_code` call (median of ten pairs). It also gives each
+container a core of its own while there are as many cores as containers: a program's time is
+less at the mercy of its neighbours'.
 
 The spread counts every container of this engine that carries `PINNED_CPU_LABEL` (other pools and
 other replicas on the same host included), so two services on one host do not stack their

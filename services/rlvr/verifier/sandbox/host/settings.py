@@ -24,7 +24,7 @@ class DockerSandboxSettings(BaseModel):
         "spread",
         description="`spread`: each container pinned to one CPU (of `cpuset_cpus`, else of the "
         "CPUs this service may use), the one fewest of this engine's sandbox containers are "
-        "pinned to; a container's processes then hand work to each other on one core (~14% "
+        "pinned to; a container's processes then hand work to each other on one core (~12% "
         "less CPU per /run_code call, measured). Where the engine refuses a derived CPU, "
         "containers start unpinned. `off`: containers roam the `cpuset_cpus` (or all CPUs).",
     )
