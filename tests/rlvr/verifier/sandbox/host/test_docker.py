@@ -88,15 +88,15 @@ def pinned_cpu(container_id: str) -> tuple[str, str | None]:
 
 
 async def test_each_container_runs_on_a_cpu_of_its_own(docker_engine: None) -> None:
-    """Spread: a backend's containers are pinned to different CPUs (the machine has at least
-    two), and a run inside sees only its container's CPU."""
+    """Spread: a backend's containers are pinned to different CPUs (where there are two), and
+    a run inside sees only its container's CPU."""
     backend = DockerBackend(sandbox_settings())
-    assert backend.settings.cpu_pinning == "spread" and len(os.sched_getaffinity(0)) >= 2
+    assert backend.settings.cpu_pinning == "spread"
     try:
         first, second = await backend.start(), await backend.start()
         pins = [pinned_cpu(first.container_id), pinned_cpu(second.container_id)]
         assert all(cpuset == label and cpuset.isdigit() for cpuset, label in pins), pins
-        assert pins[0] != pins[1]
+        assert (pins[0] != pins[1]) == (len(os.sched_getaffinity(0)) >= 2)
         for sandbox, (cpuset, _) in zip((first, second), pins, strict=True):
             result = await sandbox.run(call_job(AFFINITY, "cpus"), timeout_s=30)
             assert decode_value(result["tests"][0]["replies"][1]["value"]) == [int(cpuset)]
