@@ -8,8 +8,9 @@ alive, `acquire` fails at once with SandboxUnavailable instead of waiting.
 A sandbox's planned end is replaced ahead: once it is within a tenth of its job limit, the pool
 starts its successor, so the sandboxes not about to leave stay `size` (for a few seconds the pool
 holds one more). Replaced only when gone, the pool served with one sandbox fewer for the length
-of a start, and since a pool's sandboxes share the load evenly they reach their limit together:
-measured, every such moment was a second at about half the calls/s, and double the latency.
+of a start; and since a pool's sandboxes share the load evenly, they reach their limit together.
+(Measured on a 2-core host: each such moment was a second or two at 60-70% of the calls/s, with
+or without replacing ahead: there, the starts' own CPU is what the calls miss.)
 
 Lending is first come, first served: a returned sandbox goes straight to the borrower that has
 waited longest. (Through an `asyncio.Queue`, a borrower that arrives while the woken one has
