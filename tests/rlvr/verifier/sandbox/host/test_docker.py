@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections import Counter
 from typing import Any
 
 import docker
@@ -12,7 +13,7 @@ import pytest
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.verifier import open_code_verifier
-from rlvr.verifier.sandbox.host.cpu_spread import PINNED_CPU_LABEL
+from rlvr.verifier.sandbox.host.cpu_spread import PINNED_CPU_LABEL, least_used_cpu, pinned_counts
 from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.inside import executor
@@ -87,16 +88,31 @@ def pinned_cpu(container_id: str) -> tuple[str, str | None]:
     return attrs["HostConfig"]["CpusetCpus"], attrs["Config"]["Labels"].get(PINNED_CPU_LABEL)
 
 
+def engine_pins() -> Counter[int]:
+    """How many of the engine's containers are pinned to each CPU now (this suite's other
+    services may hold some)."""
+    listed = docker.from_env().api.containers(all=True, filters={"label": PINNED_CPU_LABEL})
+    return pinned_counts(c.get("Labels") for c in listed)
+
+
 async def test_each_container_runs_on_a_cpu_of_its_own(docker_engine: None) -> None:
-    """Spread: a backend's containers are pinned to different CPUs (where there are two), and
-    a run inside sees only its container's CPU."""
+    """Spread: each container goes to the CPU the fewest of the engine's containers use, so a
+    backend's two land on different CPUs where the engine's were even; a run inside sees only
+    its container's CPU."""
     backend = DockerBackend(sandbox_settings())
+    cpus = sorted(os.sched_getaffinity(0))
     assert backend.settings.cpu_pinning == "spread"
     try:
-        first, second = await backend.start(), await backend.start()
+        before_first = engine_pins()
+        first = await backend.start()
+        before_second = engine_pins()
+        second = await backend.start()
         pins = [pinned_cpu(first.container_id), pinned_cpu(second.container_id)]
         assert all(cpuset == label and cpuset.isdigit() for cpuset, label in pins), pins
-        assert (pins[0] != pins[1]) == (len(os.sched_getaffinity(0)) >= 2)
+        assert int(pins[0][0]) == least_used_cpu(cpus, before_first)
+        assert int(pins[1][0]) == least_used_cpu(cpus, before_second)
+        if len(cpus) >= 2 and len({before_first[cpu] for cpu in cpus}) == 1:
+            assert pins[0] != pins[1]
         for sandbox, (cpuset, _) in zip((first, second), pins, strict=True):
             result = await sandbox.run(call_job(AFFINITY, "cpus"), timeout_s=30)
             assert decode_value(result["tests"][0]["replies"][1]["value"]) == [int(cpuset)]
@@ -105,14 +121,20 @@ async def test_each_container_runs_on_a_cpu_of_its_own(docker_engine: None) -> N
 
 
 async def test_the_spread_counts_other_pools_containers(docker_engine: None) -> None:
-    """Two services on one engine (two backends) do not stack their containers on one CPU."""
+    """Two services on one engine (two backends) do not stack their containers on one CPU:
+    another pool's container is counted where this one chooses."""
     ours, theirs = DockerBackend(sandbox_settings()), DockerBackend(sandbox_settings())
+    cpus = sorted(os.sched_getaffinity(0))
     try:
+        before = engine_pins()
         held = await theirs.start()
+        taken = int(pinned_cpu(held.container_id)[0])
+        counted = engine_pins()
+        assert counted[taken] == before[taken] + 1
         mine = await ours.start()
-        cpus = sorted(os.sched_getaffinity(0))
-        taken = pinned_cpu(held.container_id)[0]
-        assert pinned_cpu(mine.container_id)[0] != taken or len(cpus) == 1
+        assert int(pinned_cpu(mine.container_id)[0]) == least_used_cpu(cpus, counted)
+        if len(cpus) >= 2 and len({before[cpu] for cpu in cpus}) == 1:
+            assert int(pinned_cpu(mine.container_id)[0]) != taken
     finally:
         await ours.close()
         await theirs.close()
