@@ -243,7 +243,11 @@ class DockerBackend:
         if not self._cpus:
             return self._create_on(None)
         with self._spread_lock:
-            listed = self._docker().api.containers(all=True, filters={"label": PINNED_CPU_LABEL})
+            # created ones too (this pool's last create may not be started yet), not the
+            # exited ones an engine is still removing
+            listed = self._docker().api.containers(
+                all=True, filters={"label": PINNED_CPU_LABEL, "status": ["created", "running"]}
+            )
             cpu = least_used_cpu(self._cpus, pinned_counts(c.get("Labels") for c in listed))
             try:
                 return self._create_on(cpu)

@@ -91,7 +91,9 @@ def pinned_cpu(container_id: str) -> tuple[str, str | None]:
 def engine_pins() -> Counter[int]:
     """How many of the engine's containers are pinned to each CPU now (this suite's other
     services may hold some)."""
-    listed = docker.from_env().api.containers(all=True, filters={"label": PINNED_CPU_LABEL})
+    listed = docker.from_env().api.containers(
+        all=True, filters={"label": PINNED_CPU_LABEL, "status": ["created", "running"]}
+    )
     return pinned_counts(c.get("Labels") for c in listed)
 
 
