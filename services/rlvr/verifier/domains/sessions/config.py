@@ -29,6 +29,11 @@ class SessionContainerSettings(DockerSandboxSettings):
         description="Off: a container's many sessions run cells at once, on up to `cpus` cores "
         "(`spread` would pin all of them to one).",
     )
+    job_channel: Literal["attach"] = Field(
+        "attach",
+        description="Session containers take their cells over the engine's attach stream (the "
+        "job channel is the code executor's only).",
+    )
     tmpfs_mb: int = Field(8, ge=8, description="The container's /tmp (sessions have their own).")
     job_namespaces: Literal["preferred", "required", "off"] = Field(
         "required", description="Sessions need their own namespaces: keep `required`."

@@ -14,6 +14,7 @@ import secrets
 import socket
 import threading
 import uuid
+from pathlib import Path
 from typing import Any, cast
 
 import docker
@@ -34,6 +35,14 @@ from rlvr.verifier.docker_engine import (
     socket_path,
 )
 from rlvr.verifier.sandbox.host.backend import SandboxLost, SandboxUnavailable
+from rlvr.verifier.sandbox.host.channel import (
+    ChannelPlace,
+    ChannelStream,
+    channel_mount,
+    is_mount_refused,
+    open_channel,
+    remove_directory,
+)
 from rlvr.verifier.sandbox.host.cpu_spread import (
     PINNED_CPU_LABEL,
     allowed_cpus,
@@ -44,7 +53,13 @@ from rlvr.verifier.sandbox.host.engine_seccomp import engine_security_opt
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.host.shipment import BOOTSTRAP, MAIN_MODULE, bootstrap_payload
 from rlvr.verifier.sandbox.wire.frames import encode_frame, take_frame
-from rlvr.verifier.sandbox.wire.protocol import ExecutorConfig, ExecutorReady, Job, JobResult
+from rlvr.verifier.sandbox.wire.protocol import (
+    CHANNEL_PATH,
+    ExecutorConfig,
+    ExecutorReady,
+    Job,
+    JobResult,
+)
 from rlvr.verifier.sandbox.wire.session_protocol import SessionExecutorConfig, SessionKeys
 
 log = logging.getLogger(__name__)
@@ -119,8 +134,12 @@ class _AttachStream:
             self.writer.close()
 
 
+# How a host talks to one container's PID 1: its attach stream, or the channel's socket.
+FrameStream = _AttachStream | ChannelStream
+
+
 class DockerSandbox:
-    """One warm container; runs one job at a time over its attach stream.
+    """One warm container; runs one job at a time over its attach stream or channel.
 
     A reader task pumps the executor's frames as they come, so a container that dies while
     idle (`docker kill`, an engine restart) is noticed at once, not by the next item.
@@ -130,7 +149,7 @@ class DockerSandbox:
         self,
         container_id: str,
         name: str,
-        stream: _AttachStream,
+        stream: FrameStream,
         has_launcher: bool = False,
         has_job_namespaces: bool = False,
     ) -> None:
@@ -230,6 +249,9 @@ class DockerBackend:
             session_config: SessionExecutorConfig = {**self._config, **session_keys}
             payload = session_config
         self._payload = bootstrap_payload(payload, main)
+        # the job channel (`host/channel.py`): the code executor's only
+        self._channel = ChannelPlace(settings.job_channel == "socket" and main == MAIN_MODULE)
+        self._channel_payload = bootstrap_payload({**payload, "channel": CHANNEL_PATH}, main)
 
     def _docker(self) -> docker.DockerClient:
         if self._client is None:
@@ -239,9 +261,25 @@ class DockerBackend:
     def labels(self) -> dict[str, str]:
         return pool_labels(self.settings.label, self.pool_id)
 
-    def _create(self) -> tuple[str, str]:
+    def _create(self) -> tuple[str, str, Path | None]:
+        """A created container: its id, name and channel directory (None: attach only)."""
+        uid = 100_000 + secrets.randbelow(1_000_000_000)  # per container: RLIMIT_NPROC is per uid
+        directory = self._channel.make(uid)
+        try:
+            return (*self._create_pinned(uid, directory), directory)
+        except APIError as exc:
+            remove_directory(directory)
+            if directory is None or not is_mount_refused(exc):
+                raise
+            self._channel.give_up(f"the engine cannot mount this host's directories ({exc})")
+        except BaseException:
+            remove_directory(directory)
+            raise
+        return (*self._create_pinned(uid, None), None)
+
+    def _create_pinned(self, uid: int, directory: Path | None) -> tuple[str, str]:
         if not self._cpus:
-            return self._create_on(None)
+            return self._create_on(None, uid, directory)
         with self._spread_lock:
             # created ones too (this pool's last create may not be started yet), not the
             # exited ones an engine is still removing
@@ -250,19 +288,20 @@ class DockerBackend:
             )
             cpu = least_used_cpu(self._cpus, pinned_counts(c.get("Labels") for c in listed))
             try:
-                return self._create_on(cpu)
+                return self._create_on(cpu, uid, directory)
             except APIError as exc:
                 # ("Requested CPUs are not available - requested 8, available: 0-1")
                 if self.settings.cpuset_cpus or "cpu" not in str(exc).lower():
                     raise  # a CPU the user named is theirs to fix: the start fails and says so
                 log.warning("sandbox containers unpinned: the engine refused CPU %d: %s", cpu, exc)
                 self._cpus = []
-        return self._create_on(None)
+        return self._create_on(None, uid, directory)
 
-    def _create_on(self, cpu: int | None) -> tuple[str, str]:
-        uid = 100_000 + secrets.randbelow(1_000_000_000)  # per container: RLIMIT_NPROC is per uid
+    def _create_on(self, cpu: int | None, uid: int, directory: Path | None) -> tuple[str, str]:
         name = f"rlvr-{self.settings.label}-{self.pool_id}-{uuid.uuid4().hex[:8]}"
         args = hardened_container_args(self.settings, self.labels(), uid, cpu)
+        if directory is not None:
+            args["mounts"] = [channel_mount(directory)]
         client = self._docker()
         if self.settings.job_namespaces == "off":
             container = client.containers.create(name=name, **args)
@@ -289,21 +328,35 @@ class DockerBackend:
             has_job_namespaces=bool(ready.get("job_namespaces")),
         )
 
-    async def launch(self) -> tuple[str, str, _AttachStream, ExecutorReady]:
-        """A started container whose PID 1 said it is ready: (id, name, stream, ready)."""
+    async def launch(self) -> tuple[str, str, FrameStream, ExecutorReady]:
+        """A started container whose PID 1 said it is ready: (id, name, stream, ready); the
+        stream is the job channel where it came up (`host/channel.py`), else the attach one."""
         try:
-            container_id, name = await asyncio.to_thread(self._create)
+            container_id, name, directory = await asyncio.to_thread(self._create)
         except (DockerException, OSError) as exc:
             raise SandboxUnavailable(f"cannot create a sandbox container: {exc}") from exc
-        stream: _AttachStream | None = None
+        stream: FrameStream | None = None
         try:
-            stream = await _AttachStream.open(self.socket, container_id)
+            stream = attach = await _AttachStream.open(self.socket, container_id)
             await asyncio.to_thread(self._start, container_id)
-            await stream.send(self._payload)
-            frame = await asyncio.wait_for(stream.read_frame(), self.settings.start_timeout_s)
+            await attach.send(self._payload if directory is None else self._channel_payload)
+            frame = await asyncio.wait_for(attach.read_frame(), self.settings.start_timeout_s)
             ready = cast(ExecutorReady, frame)
             if ready.get("ready") is not True:
                 raise SandboxUnavailable(f"sandbox {name} did not become ready: {ready}")
+            if directory is not None:
+                channel = None
+                if ready.get("channel"):
+                    timeout_s = self.settings.start_timeout_s
+                    channel = await open_channel(directory, attach, timeout_s)
+                if channel is None:  # PID 1 then takes its jobs from the attach stream
+                    self._channel.give_up(
+                        "PID 1 could not listen in the mounted directory"
+                        if not ready.get("channel")
+                        else "the engine mounted a directory this service cannot see"
+                    )
+                else:
+                    stream = channel
         except BaseException as exc:
             if stream is not None:
                 stream.close()
@@ -311,6 +364,8 @@ class DockerBackend:
             if isinstance(exc, SandboxUnavailable | asyncio.CancelledError):
                 raise
             raise SandboxUnavailable(f"cannot start sandbox {name}: {exc!r}") from exc
+        finally:
+            remove_directory(directory)
         return container_id, name, stream, ready
 
     async def _remove_id(self, container_id: str) -> None:

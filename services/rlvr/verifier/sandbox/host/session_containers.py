@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from rlvr.verifier.sandbox.host.backend import SandboxLost, SandboxUnavailable
-from rlvr.verifier.sandbox.host.docker import DockerBackend, _AttachStream
+from rlvr.verifier.sandbox.host.docker import DockerBackend, FrameStream
 from rlvr.verifier.sandbox.wire.frames import encode_frame
 from rlvr.verifier.sandbox.wire.session_protocol import (
     Ended,
@@ -61,7 +61,7 @@ class SessionContainer:
         self,
         container_id: str,
         name: str,
-        stream: _AttachStream,
+        stream: FrameStream,
         capacity: int,
         on_ended: EndedCallback,
         on_lost: LostCallback,

@@ -28,6 +28,14 @@ class DockerSandboxSettings(BaseModel):
         "less CPU per /run_code call, measured). Where the engine refuses a derived CPU, "
         "containers start unpinned. `off`: containers roam the `cpuset_cpus` (or all CPUs).",
     )
+    job_channel: Literal["socket", "attach"] = Field(
+        "socket",
+        description="How jobs reach a container's PID 1. `socket`: a Unix socket in a fresh "
+        "directory of this host, bind-mounted and removed once connected (~0.35 ms less CPU per "
+        "/run_code call than the engine's attach stream, measured); used where the service runs "
+        "as root beside its engine, the attach stream otherwise (a service in a container, a "
+        "remote engine). `attach`: always the engine's attach stream.",
+    )
     tmpfs_mb: int = Field(64, ge=8, description="Size of the only writable place, /tmp.")
     output_limit_bytes: int = Field(
         1 << 20, ge=1024, description="Captured stdout/stderr kept per run; more is a failure."

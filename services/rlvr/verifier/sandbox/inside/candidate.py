@@ -4,6 +4,7 @@ answering call requests with plain data over pipes)."""
 
 from __future__ import annotations
 
+import atexit
 import builtins
 import contextlib
 import io
@@ -36,6 +37,7 @@ def _new_stdio() -> tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper]:
 # Made once in the zygote, never used there: each run's fork gets them untouched (building them
 # in every fresh copy-on-write child costs ~0.3 ms, the codec lookup included).
 _UNUSED_STDIO: tuple[io.TextIOWrapper, io.TextIOWrapper, io.TextIOWrapper] | None = None
+_INTERPRETER_STDIO: tuple[Any, ...] = ()
 
 
 def _fresh_stdio() -> None:
@@ -47,8 +49,17 @@ def _fresh_stdio() -> None:
 
 
 def _load_module(path: str, name: str) -> types.ModuleType:
-    with open(path, encoding="utf-8") as handle:
-        source = handle.read()
+    """`path` run as module `name`. Its bytes go to `compile` as `python file.py` reads them
+    (a coding cookie or BOM honoured; invalid UTF-8 is the program's SyntaxError), and without
+    a file object: every object made in a fresh fork costs copied pages."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    source = b"".join(chunks)
     module = types.ModuleType(name)
     module.__file__ = path
     module.__builtins__ = builtins  # type: ignore[attr-defined]
@@ -90,8 +101,6 @@ def run_python_main(path: str, args: list[str], is_judge: bool = False) -> None:
     code = 0
     try:
         _load_module(path, "__main__")
-        import atexit
-
         atexit._run_exitfuncs()
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
@@ -186,6 +195,9 @@ def run_python_serve(path: str, describe: bool) -> None:
 
 
 def prepare_stdio() -> None:
-    """In the zygote, once: the stdio objects each forked run takes over (see `_UNUSED_STDIO`)."""
-    global _UNUSED_STDIO
+    """In the zygote, once: the stdio objects each forked run takes over (see `_UNUSED_STDIO`);
+    and a hold on the interpreter's own, which each run replaces: never freed in a fork, where
+    freeing them would write every page they span."""
+    global _UNUSED_STDIO, _INTERPRETER_STDIO
     _UNUSED_STDIO = _new_stdio()
+    _INTERPRETER_STDIO = (sys.stdin, sys.stdout, sys.stderr)

@@ -3,8 +3,9 @@ every module of `sandbox/wire/` and `sandbox/inside/`, see `sandbox/host/shipmen
 
 Processes inside a container (all one unprivileged uid, no capabilities):
 
-* **PID 1, the executor** (this module's `main`). Reads jobs from stdin and writes results to
-  stdout (length-prefixed JSON frames over Docker's attach stream), never runs candidate code.
+* **PID 1, the executor** (this module's `main`). Reads jobs and writes results as
+  length-prefixed JSON frames, on the job channel's socket where the host connected to it
+  (`channel.py`), else on stdin and stdout (Docker's attach stream); never runs candidate code.
   As PID 1 of its namespace it ignores every signal sent from inside, and it is non-dumpable,
   so a candidate of the same uid can neither kill it nor read its memory or file descriptors.
 * **The zygote** (`zygote.py`), forked once at start *before any job arrives*, so its memory
@@ -42,7 +43,8 @@ Module map: `supervisor.py` (runs, captures, the sweep), `zygote.py` and `candid
 spawner and what a Python run becomes), `jobs.py` (what a job does with its tests),
 `sessions.py`, `artefacts.py`, `toolchain.py`, `judges.py`, `harness.py`, `launcher.py`; the
 low-level helpers `procs.py`, `fds.py`, `wipe.py`, `seccomp.py`, `libc.py`; `wire/protocol.py`
-(the messages) and `wire/frames.py` (their frames); this module (PID 1's loop and its stream).
+(the messages) and `wire/frames.py` (their frames); `channel.py` (the job channel's socket);
+this module (PID 1's loop and its stream).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ import signal
 from collections.abc import Mapping
 from typing import Any
 
+from rlvr.verifier.sandbox.inside import channel
 from rlvr.verifier.sandbox.inside.artefacts import KEPT_ARTEFACTS, KEPT_BYTES, ArtefactStore
 from rlvr.verifier.sandbox.inside.fds import read_exact, write_all
 from rlvr.verifier.sandbox.inside.jobs import JobRunner
@@ -69,7 +72,7 @@ from rlvr.verifier.sandbox.wire.protocol import (
 
 
 def main(config: ExecutorConfig) -> None:
-    """Serve jobs until stdin closes (the host went away: the container then exits)."""
+    """Serve jobs until their stream closes (the host went away: the container then exits)."""
     if os.getpid() != 1:  # it stops and kills every process it can signal: never on a host
         raise SystemExit("the executor only runs as PID 1 of a sandbox container")
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2):
@@ -90,17 +93,27 @@ def main(config: ExecutorConfig) -> None:
         "job_namespaces": supervisor.has_job_namespaces,
         "job_namespaces_error": supervisor.namespaces_error,
     }
+    path = config.get("channel")
+    listener = channel.listen(path) if path else None
+    if path:
+        ready["channel"] = listener is not None
     send_frame(ready)
     kept = ArtefactStore(
         config.get("kept_artefacts", KEPT_ARTEFACTS), config.get("kept_artefact_bytes", KEPT_BYTES)
     )
     runner = JobRunner(supervisor, kept)
     supervisor.between_jobs()
+    jobs_in, results_out = 0, 1
+    if listener is not None and path:
+        connection = channel.choose(listener, path)
+        if connection is not None:  # kept open for the container's life
+            jobs_in = results_out = connection.detach()
+            send_frame({"channel": "open"}, results_out)
     while True:
-        job = read_frame()
+        job = read_frame(jobs_in)
         if job is None:
             return
-        send_frame(answer(runner, job))
+        send_frame(answer(runner, job), results_out)
         supervisor.between_jobs()
 
 
@@ -125,14 +138,14 @@ def answer(runner: JobRunner, message: dict[str, Any]) -> JobResult:
     return result
 
 
-def read_frame() -> dict[str, Any] | None:
-    """The host's next job from stdin; None when the stream ends."""
-    header = read_exact(0, HEADER.size)
+def read_frame(fd: int = 0) -> dict[str, Any] | None:
+    """The host's next job (stdin, or the channel's socket); None when the stream ends."""
+    header = read_exact(fd, HEADER.size)
     if header is None:
         return None
-    body = read_exact(0, body_size(header))
+    body = read_exact(fd, body_size(header))
     return None if body is None else decode_body(body)
 
 
-def send_frame(message: Mapping[str, object]) -> None:
-    write_all(1, encode_frame(message))
+def send_frame(message: Mapping[str, object], fd: int = 1) -> None:
+    write_all(fd, encode_frame(message))

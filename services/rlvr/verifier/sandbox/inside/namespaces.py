@@ -234,9 +234,21 @@ def ambient_sys_admin() -> Iterator[None]:
             os._exit(1)  # fail closed: the next program exec'd would keep CAP_SYS_ADMIN
 
 
+class CapabilityDrop:
+    """`drop_capabilities` prepared: the structures made once in a spawner, so each fork only
+    makes the system call (see `seccomp.PreparedFilter`)."""
+
+    def __init__(self) -> None:
+        self._header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+        self._header_ref = ctypes.byref(self._header)
+        self._empty = (_CapData * 2)()
+        self._capset = load_libc().capset
+
+    def apply(self) -> None:
+        _check(self._capset(self._header_ref, self._empty), "capset")
+
+
 def drop_capabilities() -> None:
     """Empty every capability set: what the user namespace gave the spawner, no run inherits
     (its uid is not 0 in the namespace, and `no_new_privs` forbids regaining any by exec)."""
-    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)()
-    _check(load_libc().capset(ctypes.byref(header), data), "capset")
+    CapabilityDrop().apply()

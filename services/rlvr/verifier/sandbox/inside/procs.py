@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import ctypes
 import os
+import resource
 import signal
 
 from rlvr.verifier.sandbox.inside.libc import SYSCALL_NUMBERS, load_libc
@@ -46,12 +47,18 @@ def install_exit_builtins() -> None:
 CATCHABLE_SIGNALS = sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
 
 
-def apply_rlimits(limits: dict[str, int]) -> None:
-    import resource
+# rlimits by their names in requests ("as", "nproc", ...)
+_RLIMITS = {
+    name[7:].lower(): getattr(resource, name)
+    for name in dir(resource)
+    if name.startswith("RLIMIT_")
+}
 
+
+def apply_rlimits(limits: dict[str, int]) -> None:
+    """Each of `limits` as both soft and hard limit (an unknown name raises KeyError)."""
     for name, value in limits.items():
-        res = getattr(resource, f"RLIMIT_{name.upper()}")
-        resource.setrlimit(res, (value, value))
+        resource.setrlimit(_RLIMITS[name], (value, value))
 
 
 def other_pids(keep: set[int]) -> list[int]:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
 
 from rlvr.verifier.sandbox.inside.candidate import prepare_stdio, run_python_main, run_python_serve
 from rlvr.verifier.sandbox.inside.fds import close_fds_but, place_fds
-from rlvr.verifier.sandbox.inside.namespaces import drop_capabilities
+from rlvr.verifier.sandbox.inside.namespaces import CapabilityDrop
 from rlvr.verifier.sandbox.inside.procs import (
     CATCHABLE_SIGNALS,
     ContainerPids,
@@ -33,6 +33,7 @@ from rlvr.verifier.sandbox.inside.procs import (
     open_own_oom_score_adj,
 )
 from rlvr.verifier.sandbox.inside.seccomp import (
+    PreparedFilter,
     install_seccomp,
     job_filter_program,
     seccomp_program,
@@ -194,20 +195,17 @@ def child_main(request: SpawnRequest, fds: list[int]) -> None:
     """In the zygote's child: own session, fds, rlimits, cwd; then become the run.
 
     Each step here runs in a fresh copy-on-write image, where every page it touches costs a
-    fault: what is the same for every run (signal dispositions, the environment) is set in the
-    zygote instead."""
+    fault: what is the same for every run (signal dispositions, the environment, `sys.path`,
+    the capability drop and filter's structures) is set or made in the zygote instead."""
     try:
-        if _RUN_FILTER is not None:  # the zygote's capabilities, and the job's rules
-            drop_capabilities()
-            install_seccomp(_RUN_FILTER)
+        if _RUN_CONFINEMENT is not None:  # the zygote's capabilities, and the job's rules
+            capability_drop, run_filter = _RUN_CONFINEMENT
+            capability_drop.apply()
+            run_filter.install()
         os.setsid()
         place_fds(fds)  # the zygote holds nothing else (closed at its start)
         os.chdir(request["cwd"])
         os.umask(0o077)
-        sys.path[:] = [p for p in sys.path if p and not p.startswith(WORK_ROOT)]
-        if os.environ != request["env"]:  # the zygote set it before the fork (the usual case)
-            os.environ.clear()
-            os.environ.update(request["env"])
         apply_rlimits(request["rlimits"])
         if request.get("confine_signals"):
             # beside a judge (an interactor): no signal to any process but its own group
@@ -247,6 +245,8 @@ def zygote_main(
             __import__(name)
     install_exit_builtins()
     prepare_stdio()
+    # no path entry for the current or a work directory, for every run (set once, here)
+    sys.path[:] = [p for p in sys.path if p and not p.startswith(WORK_ROOT)]
     # as judges do: no cap on int <-> decimal str (big answers); a slow conversion only spends
     # the candidate's own time limit
     sys.set_int_max_str_digits(0)
@@ -317,6 +317,9 @@ def serve(sock: socket.socket) -> None:
         sock.send(b'{"status": %d, "pid": %d}' % (_wait(pid), outer))
 
 
+# What the zygote last set `os.environ` to (nothing else here changes it): compared with each
+# request's as a plain dict, not through `os.environ`, which decodes every entry to compare.
+_ENVIRONMENT: dict[str, str] | None = None
 # The zygote's own /proc/self/oom_score_adj, open for writing (see `open_own_oom_score_adj`).
 _OOM_FD = -1
 # Descriptors this process holds for itself, which no child keeps: the OOM score file; in a
@@ -326,10 +329,10 @@ _PRIVATE_FDS: list[int] = []
 # In a zygote that enters jobs' spaces (the first process of its home PID namespace) and in a
 # session's spawner (its namespace's init): its children's pids as PID 1 names them.
 _PIDS: ContainerPids | None = None
-# In a zygote that enters jobs' spaces: its home and the job it is in; and the job filter each
-# of its children adds (with its capabilities dropped) before anything else.
+# In a zygote that enters jobs' spaces: its home and the job it is in; and what each of its
+# children does before anything else, prepared here: drop the capabilities, add the job filter.
 _JOB_SPACES: JobSpaces | None = None
-_RUN_FILTER: bytes | None = None
+_RUN_CONFINEMENT: tuple[CapabilityDrop, PreparedFilter] | None = None
 
 
 def _enter_or_leave(sock: socket.socket, request: EnterRequest | LeaveRequest) -> None:
@@ -349,7 +352,7 @@ def _enter_or_leave(sock: socket.socket, request: EnterRequest | LeaveRequest) -
 def _prepare_namespaces(namespaces: Namespaces, job_init: bool) -> None:
     """What the zygote makes once for `namespaces`: its home (jobs), the job filter; `job_init`:
     jobs' inits from the image's binary where it is there."""
-    global _JOB_SPACES, _RUN_FILTER
+    global _JOB_SPACES, _RUN_CONFINEMENT
     if namespaces == "sessions":
         from rlvr.verifier.sandbox.inside.session_space import prepare_session_spawners
 
@@ -370,7 +373,10 @@ def _prepare_namespaces(namespaces: Namespaces, job_init: bool) -> None:
         _PIDS = ContainerPids()
         _PRIVATE_FDS.extend([*home.fds.values(), _PIDS.proc_fd])
         _JOB_SPACES = JobSpaces(home, init_path)
-        _RUN_FILTER = job_filter_program(os.uname().machine)
+        _RUN_CONFINEMENT = (
+            CapabilityDrop(),
+            PreparedFilter(job_filter_program(os.uname().machine)),
+        )
 
 
 def _outer(pid: int) -> int:
@@ -426,9 +432,11 @@ def _fork_child(
     before PID 1 or the zygote. It cannot lower it: it is non-dumpable (its /proc files are
     root's) and the filter refuses PR_SET_DUMPABLE. A judge keeps the zygote's score: an
     interactor is never chosen over the candidate it talks to."""
-    if os.environ != request["env"]:  # the child then inherits it instead of writing it
+    global _ENVIRONMENT
+    if request["env"] != _ENVIRONMENT:  # the child inherits it (`child_main` never sets it)
         os.environ.clear()
         os.environ.update(request["env"])
+        _ENVIRONMENT = dict(request["env"])
     if request["mode"] == "launch":  # no fork of this interpreter: the launcher sets it all
         from rlvr.verifier.sandbox.inside.launcher import spawn_launcher
 

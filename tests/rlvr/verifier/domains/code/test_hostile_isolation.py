@@ -19,6 +19,7 @@ import pytest
 from rlvr.schemas.code import CodeItem
 from rlvr.verifier.domains.code.config import CodeSettings
 from rlvr.verifier.domains.code.deadlines import COMPILE_FLOOR_S, compile_timeout_s
+from rlvr.verifier.sandbox.wire.protocol import CHANNEL_DIR
 from tests.support.http import post_code
 from tests.support.server import running_service
 
@@ -372,6 +373,18 @@ def learning_rounds(url: str, code: str, rounds: int = 6) -> list[float]:
 
 def test_a_candidate_cannot_learn_answers_across_jobs(code_url: str) -> None:
     assert learning_rounds(code_url, LEARNER) == [0.0] * 6
+
+
+def test_a_candidate_cannot_learn_answers_through_the_job_channels_directory(
+    code_url: str,
+) -> None:
+    """The one host directory a container has (`host/channel.py`): given back to root and
+    removed before the first job, so nothing can be made in it (the learner never remembers)."""
+    through_channel = LEARNER.replace(
+        'PLACES = ("/tmp", "/dev/mqueue", "/dev/shm")', f"PLACES = ({CHANNEL_DIR!r},)"
+    )
+    assert through_channel != LEARNER
+    assert learning_rounds(code_url, through_channel) == [0.0] * 6
 
 
 WRITABLE_SCAN = """

@@ -18,7 +18,7 @@ from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox
 from rlvr.verifier.sandbox.host.settings import DockerSandboxSettings
 from rlvr.verifier.sandbox.inside import executor
 from rlvr.verifier.sandbox.wire.codec import decode_value
-from rlvr.verifier.sandbox.wire.protocol import Job, Limits
+from rlvr.verifier.sandbox.wire.protocol import CHANNEL_DIR, Job, Limits
 from tests.support import jobs
 from tests.support.docker_engine import sandbox_settings
 
@@ -63,7 +63,10 @@ async def test_container_is_hardened_and_the_executor_unreachable(docker_engine:
         assert host["CapDrop"] == ["ALL"]
         assert "no-new-privileges" in host["SecurityOpt"]
         assert host["Memory"] > 0 and host["PidsLimit"] > 0
-        assert not host["Binds"] and not attrs["Mounts"]  # nothing from the host, no socket
+        # nothing from the host but the job channel's directory, removed once connected
+        assert not host["Binds"]
+        assert all(m["Destination"] == CHANNEL_DIR for m in attrs["Mounts"])
+        assert not any(os.path.exists(m["Source"]) for m in attrs["Mounts"])
         assert "/tmp" in host["Tmpfs"] and "size=" in host["Tmpfs"]["/tmp"]
         assert not attrs["Config"]["User"].startswith("0")
         assert attrs["Config"]["Labels"]["rlvr.pool"] == "code"

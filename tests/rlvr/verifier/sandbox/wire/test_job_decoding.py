@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from rlvr.verifier.domains.code.job_builder import build_job
 from rlvr.verifier.domains.run.translate import build_run_job
 from rlvr.verifier.sandbox.inside.executor import answer
 from rlvr.verifier.sandbox.inside.jobs import JobRunner
-from rlvr.verifier.sandbox.wire.protocol import Job, decode_job
+from rlvr.verifier.sandbox.wire.protocol import Job, _acceptor, _type_wrong, decode_job
 from tests.support.sandbox_fakes import FakeSupervisor, outcome
 
 STDIO = {"kind": "stdio", "stdin": "1", "stdout": "1"}
@@ -157,3 +158,56 @@ def test_decoding_leaves_the_job_as_it_was() -> None:
     before = copy.deepcopy(job)
     decode_job(job)
     assert job == before
+
+
+# -- the compiled check (`_acceptor`) says yes exactly where the naming one (`_type_wrong`) does
+
+ODD_VALUES: list[Any] = [None, 0, 1, -1, 2.5, True, False, "", "x", "stdio", [], [1], {}, {"a": 1}]
+
+
+def mutations(job: Any, rng: random.Random, count: int) -> list[Any]:
+    """`count` copies of `job`, each with one place changed: a value replaced by an odd one,
+    a key removed, an unknown key added, a list emptied or grown, a kind renamed."""
+    places: list[tuple[Any, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key in node:
+                places.append((node, key))
+                walk(node[key])
+        elif isinstance(node, list):
+            for index in range(len(node)):
+                places.append((node, index))
+                walk(node[index])
+
+    out = []
+    for _ in range(count):
+        copied = copy.deepcopy(job)
+        places.clear()
+        walk(copied)
+        parent, key = rng.choice(places)
+        action = rng.randrange(5)
+        if action == 0:
+            parent[key] = rng.choice(ODD_VALUES)
+        elif action == 1 and isinstance(parent, dict):
+            del parent[key]
+        elif action == 2 and isinstance(parent, dict):
+            parent[rng.choice(["extra", "Kind", "kind", "tests", "id"])] = rng.choice(ODD_VALUES)
+        elif action == 3 and isinstance(parent[key], list):
+            parent[key] = parent[key] * 2 if rng.random() < 0.5 else []
+        else:
+            parent[key] = copy.deepcopy(rng.choice([v for _, v in places[:8]] or [None]))
+        out.append(copied)
+    return out
+
+
+@pytest.mark.parametrize("name", list(ITEMS))
+def test_the_compiled_check_agrees_with_the_naming_one(name: str) -> None:
+    rng = random.Random(name)
+    job = as_sent(built(name))
+    accepted = 0
+    for mutated in [job, *mutations(job, rng, 400)]:
+        fast = _acceptor(Job)(mutated)
+        assert fast == (_type_wrong(mutated, Job, "job") is None), mutated
+        accepted += fast
+    assert 1 < accepted < 400  # both sides of the line were crossed
