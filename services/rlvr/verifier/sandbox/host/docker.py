@@ -269,9 +269,12 @@ class DockerBackend:
             return (*self._create_pinned(uid, directory), directory)
         except APIError as exc:
             remove_directory(directory)
-            if directory is None or not is_mount_refused(exc):
+            if directory is None:
                 raise
-            self._channel.give_up(f"the engine cannot mount this host's directories ({exc})")
+            if is_mount_refused(exc):
+                self._channel.give_up(f"the engine cannot mount this host's directories ({exc})")
+            else:  # not the mount's fault, maybe: this one without it (it raises again if not)
+                log.warning("sandbox container created without the job channel: %s", exc)
         except BaseException:
             remove_directory(directory)
             raise
@@ -348,7 +351,11 @@ class DockerBackend:
                 channel = None
                 if ready.get("channel"):
                     timeout_s = self.settings.start_timeout_s
-                    channel = await open_channel(directory, attach, timeout_s)
+                    try:
+                        channel = await open_channel(directory, attach, timeout_s)
+                    except Exception as exc:  # this container is retired; the next ones attach
+                        self._channel.give_up(f"the job channel did not open: {exc!r}")
+                        raise
                 if channel is None:  # PID 1 then takes its jobs from the attach stream
                     self._channel.give_up(
                         "PID 1 could not listen in the mounted directory"

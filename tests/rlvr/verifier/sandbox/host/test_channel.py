@@ -12,6 +12,7 @@ import docker
 import pytest
 
 from rlvr.verifier.sandbox.host import docker as docker_backend
+from rlvr.verifier.sandbox.host.backend import SandboxUnavailable
 from rlvr.verifier.sandbox.host.channel import ChannelPlace, ChannelStream
 from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox, _AttachStream
 from rlvr.verifier.sandbox.wire.codec import decode_value
@@ -159,5 +160,29 @@ async def test_a_socket_the_host_cannot_see_leaves_the_jobs_on_attach(
         for _ in range(2):
             seen = await probe(sandbox)
             assert seen["connect"] in ("FileNotFoundError", "ConnectionRefusedError"), seen
+    finally:
+        await backend.close()
+
+
+async def test_a_channel_that_fails_to_open_retires_its_container_and_the_next_attach(
+    docker_engine: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket the host sees but cannot use (refused, silent): that container is not used, and
+    this backend's later containers take the attach stream, so the pool still starts."""
+    root_only()
+
+    async def refused(directory: Path, attach: Any, timeout_s: float) -> None:
+        raise ConnectionRefusedError("refused")
+
+    monkeypatch.setattr(docker_backend, "open_channel", refused)
+    backend = DockerBackend(sandbox_settings())
+    try:
+        with pytest.raises(SandboxUnavailable, match="ConnectionRefusedError"):
+            await backend.start()
+        assert not backend._channel.is_usable
+        sandbox = await backend.start()
+        assert isinstance(sandbox.stream, _AttachStream)
+        assert mounts(sandbox.container_id) == []
+        assert (await probe(sandbox))["listing"] == "FileNotFoundError"
     finally:
         await backend.close()
