@@ -103,7 +103,9 @@ def create_app(settings: VerifierSettings | None = None) -> FastAPI:
         on_response=app.state.metrics.observe_request,
     )
     app.include_router(health.router)
-    for module in (math, code, lean, ifeval, choice, answer, gym, verify, run, sessions):
+    # Routes are matched in this order, one pattern after another for every request: the tool
+    # calls first (one small request per call, many per second), the batch endpoints after.
+    for module in (run, sessions, math, code, lean, ifeval, choice, answer, gym, verify):
         app.include_router(module.router, responses=ERROR_RESPONSES)
     return app
 
