@@ -2,7 +2,7 @@
 
 Jobs and results cross the engine's attach stream by default: the service writes to dockerd,
 which writes to the container's shim, which writes to PID 1's stdin, and back the same way.
-Under load that hop cost more CPU than anything but the run itself (dockerd and the shims ~0.35
+Under load that hop cost more CPU than anything but the run itself (dockerd and the shims 0.38
 ms per `/run_code` call, measured; `benchmarks/RESULTS.md`, "Tool calls: the job channel past
 the engine"). So, where it can, the host talks to PID 1 over a socket instead:
 

@@ -251,7 +251,11 @@ class DockerBackend:
         self._payload = bootstrap_payload(payload, main)
         # the job channel (`host/channel.py`): the code executor's only
         self._channel = ChannelPlace(settings.job_channel == "socket" and main == MAIN_MODULE)
-        self._channel_payload = bootstrap_payload({**payload, "channel": CHANNEL_PATH}, main)
+        self._channel_payload = (
+            bootstrap_payload({**payload, "channel": CHANNEL_PATH}, main)
+            if self._channel.is_usable
+            else self._payload
+        )
 
     def _docker(self) -> docker.DockerClient:
         if self._client is None:

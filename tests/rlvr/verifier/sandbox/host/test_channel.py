@@ -4,7 +4,9 @@ service can, the attach stream where it cannot, and a directory no job can use."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from rlvr.verifier.sandbox.host.docker import DockerBackend, DockerSandbox, _Att
 from rlvr.verifier.sandbox.wire.codec import decode_value
 from rlvr.verifier.sandbox.wire.protocol import CHANNEL_DIR, CHANNEL_PATH, Limits
 from tests.support import jobs
-from tests.support.docker_engine import sandbox_settings
+from tests.support.docker_engine import docker_is_required, sandbox_settings
 
 pytestmark = [pytest.mark.docker]
 
@@ -71,13 +73,25 @@ def mounts(container_id: str) -> list[dict[str, Any]]:
 
 def root_only() -> None:
     if os.geteuid() != 0:
-        pytest.skip("the channel is for a service running as root (the directory is chowned)")
+        message = "the channel is for a service running as root (the directory is chowned)"
+        if docker_is_required():  # CI runs as root: there these tests must run
+            pytest.fail(message + " (RLVR_REQUIRE_DOCKER=1: Docker tests must run here)")
+        pytest.skip(message + " (set RLVR_REQUIRE_DOCKER=1 to make this a failure)")
+
+
+@contextlib.asynccontextmanager
+async def backend_of(**settings: Any) -> AsyncIterator[DockerBackend]:
+    """A backend on the real engine, its containers removed at the end."""
+    backend = DockerBackend(sandbox_settings(**settings))
+    try:
+        yield backend
+    finally:
+        await backend.close()
 
 
 async def test_jobs_cross_the_channel_and_its_directory_is_dead(docker_engine: None) -> None:
     root_only()
-    backend = DockerBackend(sandbox_settings())
-    try:
+    async with backend_of() as backend:
         sandbox = await backend.start()
         assert isinstance(sandbox.stream, ChannelStream)
         (mount,) = mounts(sandbox.container_id)
@@ -91,14 +105,11 @@ async def test_jobs_cross_the_channel_and_its_directory_is_dead(docker_engine: N
             assert seen["connect"] in ("FileNotFoundError", "ConnectionRefusedError"), seen
             assert seen["bind"] in ("FileNotFoundError", "PermissionError"), seen
         assert sandbox.is_alive
-    finally:
-        await backend.close()
 
 
 async def test_a_container_that_dies_ends_its_channel(docker_engine: None) -> None:
     root_only()
-    backend = DockerBackend(sandbox_settings())
-    try:
+    async with backend_of() as backend:
         sandbox = await backend.start()
         assert isinstance(sandbox.stream, ChannelStream)
         await asyncio.to_thread(docker.from_env().api.kill, sandbox.container_id)
@@ -107,19 +118,14 @@ async def test_a_container_that_dies_ends_its_channel(docker_engine: None) -> No
                 break
             await asyncio.sleep(0.05)
         assert not sandbox.is_alive
-    finally:
-        await backend.close()
 
 
 async def test_attach_setting_mounts_nothing(docker_engine: None) -> None:
-    backend = DockerBackend(sandbox_settings(job_channel="attach"))
-    try:
+    async with backend_of(job_channel="attach") as backend:
         sandbox = await backend.start()
         assert isinstance(sandbox.stream, _AttachStream)
         assert mounts(sandbox.container_id) == []
         assert (await probe(sandbox))["listing"] == "FileNotFoundError"
-    finally:
-        await backend.close()
 
 
 async def test_an_engine_that_cannot_mount_the_directory_gets_attach(
@@ -130,15 +136,12 @@ async def test_an_engine_that_cannot_mount_the_directory_gets_attach(
     root_only()
     elsewhere = tmp_path / "not-on-the-engines-host"
     monkeypatch.setattr(ChannelPlace, "make", lambda self, uid: elsewhere)
-    backend = DockerBackend(sandbox_settings())
-    try:
+    async with backend_of() as backend:
         sandbox = await backend.start()
         assert isinstance(sandbox.stream, _AttachStream)
         assert mounts(sandbox.container_id) == []
         assert not backend._channel.is_usable
         assert (await probe(sandbox))["connect"] in ("FileNotFoundError", "ConnectionRefusedError")
-    finally:
-        await backend.close()
 
 
 async def test_a_socket_the_host_cannot_see_leaves_the_jobs_on_attach(
@@ -152,16 +155,13 @@ async def test_a_socket_the_host_cannot_see_leaves_the_jobs_on_attach(
         return None
 
     monkeypatch.setattr(docker_backend, "open_channel", unseen)
-    backend = DockerBackend(sandbox_settings())
-    try:
+    async with backend_of() as backend:
         sandbox = await backend.start()
         assert isinstance(sandbox.stream, _AttachStream)
         assert not backend._channel.is_usable
         for _ in range(2):
             seen = await probe(sandbox)
             assert seen["connect"] in ("FileNotFoundError", "ConnectionRefusedError"), seen
-    finally:
-        await backend.close()
 
 
 async def test_a_channel_that_fails_to_open_retires_its_container_and_the_next_attach(
@@ -175,8 +175,7 @@ async def test_a_channel_that_fails_to_open_retires_its_container_and_the_next_a
         raise ConnectionRefusedError("refused")
 
     monkeypatch.setattr(docker_backend, "open_channel", refused)
-    backend = DockerBackend(sandbox_settings())
-    try:
+    async with backend_of() as backend:
         with pytest.raises(SandboxUnavailable, match="ConnectionRefusedError"):
             await backend.start()
         assert not backend._channel.is_usable
@@ -184,5 +183,3 @@ async def test_a_channel_that_fails_to_open_retires_its_container_and_the_next_a
         assert isinstance(sandbox.stream, _AttachStream)
         assert mounts(sandbox.container_id) == []
         assert (await probe(sandbox))["listing"] == "FileNotFoundError"
-    finally:
-        await backend.close()
