@@ -125,8 +125,8 @@ class PythonSandbox:
 
         Variables, functions and imports from earlier calls in this conversation stay defined,
         as in a notebook. The value of the last line is shown if it is an expression; use print
-        for anything else. The standard library is available; there is no network access, and
-        time and memory are limited.
+        for anything else. The standard library, numpy and sympy can be imported; there is no
+        network access, and time and memory are limited.
 
         Args:
             code: Python statements to run, e.g. "x = 2 ** 10" and later "x * 3".

@@ -484,7 +484,8 @@ def make_run_python(
         """Run a Python program in a fresh sandboxed interpreter and return what it printed.
 
         Nothing persists between calls: define everything the program needs and print the
-        results you want to see. No network access; time and memory are limited.
+        results you want to see. The standard library, numpy and sympy can be imported; no
+        network access; time and memory are limited.
 
         Args:
             code: The complete Python program to run, e.g. `print(sum(range(10)))`.

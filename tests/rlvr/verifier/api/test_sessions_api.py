@@ -43,6 +43,16 @@ def test_variables_imports_functions_and_files_persist_between_cells(url: str) -
     assert close(url, sid).json() == {"session_id": sid, "closed": True}
 
 
+def test_sympy_imported_in_one_cell_is_there_in_the_next(url: str) -> None:
+    """What tool-integrated math reasoning does: import sympy once, use it cell after cell (the
+    import is paid once per session, not per call)."""
+    sid = new_session(url)
+    assert cell(url, sid, "import sympy\nx = sympy.symbols('x')")["status"] == "ok"
+    assert value(url, sid, "sympy.solve(x**2 - 4, x)") == "[-2, 2]"
+    assert value(url, sid, "sympy.integrate(2 * x, (x, 0, 3))") == "9"
+    close(url, sid)
+
+
 def test_a_cell_returns_output_and_the_value_of_its_final_expression(url: str) -> None:
     sid = new_session(url)
     result = cell(url, sid, "import sys\nprint('out')\nprint('err', file=sys.stderr)\n[1, 2]")

@@ -201,3 +201,23 @@ def prepare_stdio() -> None:
     global _UNUSED_STDIO, _INTERPRETER_STDIO
     _UNUSED_STDIO = _new_stdio()
     _INTERPRETER_STDIO = (sys.stdin, sys.stdout, sys.stderr)
+
+
+def installed_package_dirs() -> list[str]:
+    """The image's installed-package directories (numpy and sympy, which tool-integrated
+    reasoning imports, where the image has them): what `site` would put on `sys.path`, without
+    running `site` (the interpreter starts with -S: no `.pth` file is executed, no user
+    directory is added). Only directories root owns and no one else may write: in a read-only
+    root nothing a run leaves there can reach the next. Called in the zygote before it enters
+    a user namespace, where root's files show the overflow uid."""
+    import site  # under -S, importing it only defines its functions (`site.main` does not run)
+
+    found = []
+    for path in site.getsitepackages():
+        try:
+            status = os.stat(path)
+        except OSError:
+            continue
+        if status.st_uid == 0 and not status.st_mode & 0o022 and path not in sys.path:
+            found.append(path)
+    return found

@@ -22,7 +22,12 @@ import traceback
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
 
-from rlvr.verifier.sandbox.inside.candidate import prepare_stdio, run_python_main, run_python_serve
+from rlvr.verifier.sandbox.inside.candidate import (
+    installed_package_dirs,
+    prepare_stdio,
+    run_python_main,
+    run_python_serve,
+)
 from rlvr.verifier.sandbox.inside.fds import close_fds_but, place_fds
 from rlvr.verifier.sandbox.inside.namespaces import CapabilityDrop
 from rlvr.verifier.sandbox.inside.procs import (
@@ -245,8 +250,10 @@ def zygote_main(
             __import__(name)
     install_exit_builtins()
     prepare_stdio()
-    # no path entry for the current or a work directory, for every run (set once, here)
+    # no path entry for the current or a work directory, for every run (set once, here); the
+    # image's installed packages (not imported here: a run that imports none pays nothing)
     sys.path[:] = [p for p in sys.path if p and not p.startswith(WORK_ROOT)]
+    sys.path += installed_package_dirs()
     # as judges do: no cap on int <-> decimal str (big answers); a slow conversion only spends
     # the candidate's own time limit
     sys.set_int_max_str_digits(0)

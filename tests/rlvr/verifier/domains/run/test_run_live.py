@@ -140,6 +140,21 @@ def test_a_null_stdin_and_a_traceback(run_url: str) -> None:
     assert "ZeroDivisionError" in answer["run_result"]["stderr"]
 
 
+def test_numpy_and_sympy_import_as_tool_integrated_reasoning_uses_them(run_url: str) -> None:
+    """The image's numpy and sympy are on a run's `sys.path` (not its site machinery), and
+    nothing a run could write is: every entry is root's, unwritable."""
+    code = (
+        "import os, sys, numpy, sympy\n"
+        "x = sympy.symbols('x')\n"
+        "print(sympy.factor(x**2 - 1), int(numpy.arange(5).sum()))\n"
+        "print(all(os.stat(p).st_uid != os.getuid() and not os.access(p, os.W_OK)\n"
+        "          for p in sys.path if os.path.isdir(p)))\n"
+    )
+    answer = run_code(run_url, code=code, run_timeout=20)
+    assert answer["status"] == "Success", answer
+    assert answer["run_result"]["stdout"] == "(x - 1)*(x + 1) 10\nTrue\n"
+
+
 def test_an_unsupported_language_gets_the_shape_and_a_clear_message(run_url: str) -> None:
     answer = run_code(run_url, code="<?php echo 1;", language="php")
     assert answer["status"] == "SandboxError" and answer["verdict"] == "unsupported_language"
