@@ -35,7 +35,7 @@ from typing import Any
 
 from docker.types import Mount
 
-from rlvr.verifier.docker_engine import read_chunk
+from rlvr.verifier.docker_engine import pid_alive, read_chunk
 from rlvr.verifier.sandbox.wire.frames import take_frame
 from rlvr.verifier.sandbox.wire.protocol import CHANNEL_DIR, CHANNEL_PATH
 
@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 # What PID 1 sends first on the channel, once its listener is gone.
 OPEN_FRAME = {"channel": "open"}
+# A channel directory's name: this prefix, the pid of the service that made it, a random part.
+_PREFIX = "rlvr-channel-"
 
 
 class ChannelPlace:
@@ -56,7 +58,7 @@ class ChannelPlace:
         """A fresh directory only `uid` may write to; None where the channel is not used."""
         if not self.is_usable:
             return None
-        path = Path(tempfile.mkdtemp(prefix="rlvr-channel-"))
+        path = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{os.getpid()}-"))
         os.chown(path, uid, uid)
         return path
 
@@ -81,6 +83,20 @@ def remove_directory(directory: Path | None) -> None:
     """Best effort (a socket PID 1 never unlinked, the directory itself)."""
     if directory is not None:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def remove_orphaned_directories(root: Path | None = None) -> int:
+    """Remove the channel directories a service left when it was killed before it could (between
+    making one and the container's first job: an instant, but a start is a loop of them); each
+    is named after the process that made it, so one whose process lives is never touched.
+    Returns how many were removed."""
+    removed = 0
+    for path in (root or Path(tempfile.gettempdir())).glob(f"{_PREFIX}*-*"):
+        pid = path.name[len(_PREFIX) :].partition("-")[0]
+        if pid.isdigit() and not pid_alive(int(pid)) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+            removed += not path.exists()
+    return removed
 
 
 class ChannelStream:

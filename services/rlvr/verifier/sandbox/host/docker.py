@@ -42,6 +42,7 @@ from rlvr.verifier.sandbox.host.channel import (
     is_mount_refused,
     open_channel,
     remove_directory,
+    remove_orphaned_directories,
 )
 from rlvr.verifier.sandbox.host.cpu_spread import (
     PINNED_CPU_LABEL,
@@ -412,7 +413,8 @@ class DockerBackend:
                 await self._remove_id(container_id)
 
     async def cleanup_stale(self) -> int:
-        """Remove our-label containers whose owner process (same host) no longer exists."""
+        """Remove our-label containers whose owner process (same host) no longer exists, and the
+        job channel directories such a process left (counted apart: logged, not returned)."""
         host = socket.gethostname()
 
         def stale() -> list[str]:
@@ -424,9 +426,14 @@ class DockerBackend:
         try:
             ids = await asyncio.to_thread(stale)
         except Exception:
-            return 0
+            ids = []
         for container_id in ids:
             await self._remove_id(container_id)
+        if self._channel.is_usable:
+            with contextlib.suppress(OSError):
+                swept = await asyncio.to_thread(remove_orphaned_directories)
+                if swept:
+                    log.info("removed %d job channel directories of services gone", swept)
         return len(ids)
 
     async def close(self) -> None:
