@@ -38,6 +38,33 @@ CPP_SUM = (
 )
 
 
+def test_a_function_answering_with_numpy_is_judged_on_the_value_it_holds(
+    code_api_url: str,
+) -> None:
+    """numpy is in the image: `arr.sum()` (an np.int64) equals the expected 6, as `==` in a
+    reference harness says; an array where a list is expected stays a refused value."""
+    code = (
+        "import numpy as np\n"
+        "def total(xs):\n    return np.array(xs).sum()\n"
+        "def mean(xs):\n    return np.mean(xs)\n"
+        "def doubled(xs):\n    return np.array(xs) * 2\n"
+    )
+    item = {
+        "code": code,
+        "tests": [
+            {"kind": "call", "fn": "total", "args": [[1, 2, 3]], "expected": 6},
+            {"kind": "call", "fn": "mean", "args": [[1, 2]], "expected": 1.5},
+            {"kind": "call", "fn": "total", "args": [[1, 2, 3]], "expected": 7},
+            {"kind": "call", "fn": "doubled", "args": [[1, 2]], "expected": [2, 4]},
+        ],
+    }
+    response = post_items(code_api_url, "/code", [item])
+    assert response.status_code == 200, response.text
+    tests = response.json()["results"][0]["tests"]
+    assert [t["status"] for t in tests] == ["passed", "passed", "failed", "failed"], tests
+    assert "not plain data" in tests[3]["detail"]
+
+
 def test_verdicts_per_item_and_test_in_order(code_api_url: str) -> None:
     items: list[dict[str, Any]] = [
         {

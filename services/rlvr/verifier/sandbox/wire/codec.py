@@ -1,8 +1,9 @@
 """Plain-data codec for values that cross the sandbox boundary (stdlib only, exact types).
 
-Only None, bool, int, float, complex, str, bytes, list, tuple, set, frozenset and dict survive;
-anything else (an always-equal object, a generator, a class instance) is refused on encoding, so
-no candidate-defined `__eq__` ever reaches the comparing side. Decoding builds fresh builtin
+Only None, bool, int, float, complex, str, bytes, list, tuple, set, frozenset and dict survive
+(a numpy scalar is encoded as the builtin value it holds); anything else (an always-equal object,
+a generator, a class instance, a numpy array) is refused on encoding, so no candidate-defined
+`__eq__` ever reaches the comparing side. Decoding builds fresh builtin
 objects from JSON, never calling code chosen by the sender.
 
 This module is also sent into the sandbox containers (it must stay stdlib-only and standalone).
@@ -45,6 +46,11 @@ def _to_tree(value: Any, depth: int) -> Any:
         return {_TAG: "bytes", "v": value.hex()}
     if kind is complex:
         return {_TAG: "complex", "v": [value.real, value.imag]}
+    if kind.__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        # A numpy scalar (`arr.sum()` is an np.int64) or a 0-d array: its plain value, what `==`
+        # in a reference harness compares. Made in the process that holds the value (the
+        # candidate's), so the comparing side still receives builtin types only.
+        return _to_tree(value.item(), depth + 1)
     raise CodecError(f"not plain data: {kind.__name__}")
 
 

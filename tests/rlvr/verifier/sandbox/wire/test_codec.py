@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from rlvr.verifier.sandbox.wire.codec import CodecError, decode_value, encode_value
+from tests.support.packages import require_packages
 
 ROUND_TRIPS: list[Any] = [
     None,
@@ -91,3 +92,26 @@ def test_too_deep_values_are_refused() -> None:
 def test_malformed_encodings_are_refused(text: str) -> None:
     with pytest.raises(CodecError):
         decode_value(text)
+
+
+def test_numpy_scalars_are_encoded_as_the_builtin_values_they_hold() -> None:
+    (numpy,) = require_packages("numpy")  # the trainer's stack has it (CI: a failure if not)
+    value = [numpy.int64(7), numpy.float64(0.5), numpy.bool_(True), numpy.str_("a"), numpy.array(3)]
+    back = decode_value(encode_value(value))
+    assert back == [7, 0.5, True, "a", 3]
+    assert [type(v) for v in back] == [int, float, bool, str, int]
+
+
+def test_numpy_arrays_and_lookalikes_stay_refused() -> None:
+    (numpy,) = require_packages("numpy")
+
+    class NotNumpy:  # says numpy and 0-d, yet only what it returns is encoded: never itself
+        __module__ = "numpy"
+        ndim = 0
+
+        def item(self) -> object:
+            return AlwaysEqual()
+
+    for value in (numpy.array([1, 2]), numpy.zeros((2, 2)), NotNumpy()):
+        with pytest.raises(CodecError):
+            encode_value(value)
