@@ -102,8 +102,16 @@ def _as_cached(outcome: CompileOutcome) -> CompileOutcome:
 
 def compile_key(job: Job, image: str) -> str:
     """What a job's artefact depends on: language, source, compile command and environment,
-    and the image holding the toolchain."""
+    the image holding the toolchain, and the job's files, which the compiler sees beside the
+    source (`/run_code`'s `files`: a header the program includes)."""
     program = job["program"]
-    material = [job["language"], job["code"], program["compile_argv"], program["compile_env"]]
+    material: list[object] = [
+        job["language"],
+        job["code"],
+        program["compile_argv"],
+        program["compile_env"],
+    ]
+    if job.get("files"):
+        material.append(sorted(job["files"].items()))
     encoded = json.dumps([*material, image], ensure_ascii=False)
     return hashlib.sha256(encoded.encode("utf-8", "surrogatepass")).hexdigest()

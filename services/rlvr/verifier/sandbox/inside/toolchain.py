@@ -142,7 +142,10 @@ def compile_program(
             raise RuntimeError(f"cached artefact unusable: {exc}") from exc
     program = job["program"]
     limits = compile_limits(job)
-    cwd = supervisor.prepare_dir({program["source_name"]: source})
+    # the job's files beside the source, as SandboxFusion compiles (a header the program
+    # includes); what the compiler leaves in its output dir is all the artefact holds
+    own = {program["source_name"]: source}
+    cwd = supervisor.prepare_dir({**work_files(job, own), **own})
     request = supervisor.child_request("exec", cwd, limits, argv=program["compile_argv"])
     request = shape_request(
         request,

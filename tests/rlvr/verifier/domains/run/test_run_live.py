@@ -177,6 +177,19 @@ def test_cpp_compiles_and_runs_and_a_compile_error_sits_on_compile_result(run_ur
     assert "x" in broken["compile_result"]["stderr"]
 
 
+def test_a_header_in_files_is_seen_by_the_compiler_and_keys_the_compiled_program(
+    run_url: str,
+) -> None:
+    """As SandboxFusion compiles: the job's files sit beside the source. The same source with
+    another header is another program (never the first one's cached binary)."""
+    main = '#include <iostream>\n#include "util.h"\nint main() { std::cout << VALUE << "\\n"; }'
+    for value in ("41", "42"):
+        header = base64.b64encode(f"#define VALUE {value}\n".encode()).decode()
+        answer = run_code(run_url, code=main, language="cpp", files={"util.h": header})
+        assert answer["status"] == "Success", answer
+        assert answer["run_result"]["stdout"] == f"{value}\n"
+
+
 def test_nodejs_is_our_javascript(run_url: str) -> None:
     answer = run_code(run_url, code="console.log(6 * 7)", language="nodejs")
     assert answer["status"] == "Success", answer

@@ -163,7 +163,11 @@ def test_the_compile_key_changes_with_source_language_flags_and_image() -> None:
     flagged = _job("cpp", "int main(){}")
     flagged["program"] = {**flagged["program"], "compile_argv": ["/bin/sh", "-c", "g++ -O0"]}
     others.add(compile_key(flagged, "img:1"))  # type: ignore[arg-type]
-    assert base not in others and len(others) == 4
+    # the compiler sees the job's files (a header): other files, another artefact
+    for header in ("aW50IHggPSAxOw==", "aW50IHggPSAyOw=="):
+        with_files = {**_job("cpp", "int main(){}"), "files": {"util.h": header}}
+        others.add(compile_key(with_files, "img:1"))  # type: ignore[arg-type]
+    assert base not in others and len(others) == 6
 
 
 def test_a_compile_job_waits_for_its_compile_and_a_cached_one_does_not() -> None:
