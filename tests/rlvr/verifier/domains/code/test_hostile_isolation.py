@@ -387,6 +387,18 @@ def test_a_candidate_cannot_learn_answers_through_the_job_channels_directory(
     assert learning_rounds(code_url, through_channel) == [0.0] * 6
 
 
+def test_a_candidate_cannot_learn_answers_through_the_import_path(code_url: str) -> None:
+    """Every directory a run imports from (the standard library's, the image's numpy and sympy:
+    `candidate.installed_package_dirs`) is root's, in the read-only root: a module or mark left
+    there would reach every later job's imports, so none can be made."""
+    through_path = LEARNER.replace(
+        'import os\nPLACES = ("/tmp", "/dev/mqueue", "/dev/shm")',
+        "import os, sys\nPLACES = tuple(p for p in sys.path if p)",
+    )
+    assert through_path != LEARNER
+    assert learning_rounds(code_url, through_path) == [0.0] * 6
+
+
 WRITABLE_SCAN = """
 import os, stat
 def writable():
